@@ -1,0 +1,36 @@
+//! Command-line definitions shared by the binaries.
+
+use clap::{Parser, Subcommand};
+use gomoku_engine::Rule;
+
+/// Gomoku and Renju: an engine, a board in the browser, and tools to study how it thinks.
+#[derive(Debug, Parser)]
+#[command(name = "gomoku", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do (without one, the web board is served).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print a position: the board, side to move, result and renju forbidden points.
+    Position(crate::commands::position::Args),
+    /// Measure make+unmake throughput of the board (moves per second).
+    BenchBoard(crate::commands::bench_board::Args),
+}
+
+/// Parses a rule name for clap.
+pub fn parse_rule(s: &str) -> Result<Rule, String> {
+    s.parse::<Rule>().map_err(|e| e.to_string())
+}
+
+/// Parses a board size for clap.
+pub fn parse_size(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}': the board size must be a number"))?;
+    gomoku_engine::notation::check_size(n).map_err(|e| e.to_string())
+}

@@ -1,0 +1,4 @@
+//! One module per subcommand: each has clap `Args` and a `run` function.
+
+pub mod bench_board;
+pub mod position;

@@ -1,0 +1,178 @@
+//! `gomoku position`: prints a position with its facts (board, side to move, result, renju
+//! forbidden points), as text or JSON.
+
+use anyhow::Result;
+use gomoku_engine::notation::format_pos;
+use gomoku_engine::{Color, ForbiddenKind, Game, GameResult, Pos, Rule};
+use serde::Serialize;
+
+/// Arguments of `gomoku position`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Rule: freestyle, standard, renju, caro5 or caro6.
+    #[arg(long, default_value = "freestyle", value_parser = crate::cli::parse_rule)]
+    pub rule: Rule,
+    /// Board size (5 to 22).
+    #[arg(long, default_value_t = 15, value_parser = crate::cli::parse_size)]
+    pub size: usize,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Read the moves as a diagram: place the stones in order without game rules (fives and
+    /// fouls do not end the game), as the puzzle files do.
+    #[arg(long)]
+    pub diagram: bool,
+    /// Moves in play order, Black first, `--` for a pass: `h8 i9 j10` or `h8i9j10`.
+    #[arg(allow_hyphen_values = true)]
+    pub moves: Vec<String>,
+}
+
+/// The facts `position --json` prints.
+#[derive(Debug, Serialize)]
+pub struct PositionJson {
+    /// Board size.
+    pub size: usize,
+    /// Rule name.
+    pub rule: &'static str,
+    /// `black` or `white`.
+    pub to_move: &'static str,
+    /// Moves played (passes included).
+    pub moves: usize,
+    /// `null`, `"draw"` or `{"winner": .., "line": [..]}`.
+    pub result: serde_json::Value,
+    /// Renju forbidden points of Black.
+    pub forbidden: Vec<ForbiddenJson>,
+}
+
+/// One forbidden point.
+#[derive(Debug, Serialize)]
+pub struct ForbiddenJson {
+    /// The point in `h8` notation.
+    pub point: String,
+    /// `double-three`, `double-four` or `overline`.
+    pub kind: &'static str,
+}
+
+/// Builds the game described by the arguments.
+///
+/// # Errors
+/// The first bad token, with the reason.
+pub fn build_game(args: &Args) -> Result<Game> {
+    let text = args.moves.join(" ");
+    let game = if args.diagram {
+        let moves = gomoku_engine::notation::parse_moves(&text, args.size)?;
+        Game::setup(args.size, args.rule, &moves)?
+    } else {
+        Game::from_position(args.size, args.rule, &text)?
+    };
+    Ok(game)
+}
+
+fn result_json(size: usize, r: Option<&GameResult>) -> serde_json::Value {
+    match r {
+        None => serde_json::Value::Null,
+        Some(GameResult::Draw) => serde_json::json!("draw"),
+        Some(GameResult::Win { winner, line, foul }) => {
+            let line: Vec<String> = line.iter().map(|&p| format_pos(p, size)).collect();
+            let mut v = serde_json::json!({ "winner": winner.name(), "line": line });
+            if let Some(k) = foul {
+                v["foul"] = serde_json::json!(k.name());
+            }
+            v
+        }
+    }
+}
+
+fn result_text(game: &Game) -> String {
+    let size = game.board().size();
+    match game.result() {
+        None => "none".to_string(),
+        Some(GameResult::Draw) => "draw (the board is full)".to_string(),
+        Some(GameResult::Win {
+            winner,
+            foul: Some(k),
+            ..
+        }) => {
+            let last = game
+                .board()
+                .last_move()
+                .map_or(String::new(), |p| format_pos(p, size));
+            format!("{winner} wins: black played the forbidden point {last} ({k})")
+        }
+        Some(GameResult::Win { winner, line, .. }) => {
+            let line: Vec<String> = line.iter().map(|&p| format_pos(p, size)).collect();
+            format!("{winner} wins with {}", line.join(" "))
+        }
+    }
+}
+
+/// Runs the command.
+///
+/// # Errors
+/// Bad moves (named with the reason).
+pub fn run(args: &Args) -> Result<()> {
+    let mut game = build_game(args)?;
+    let forbidden: Vec<(Pos, ForbiddenKind)> = game.board_mut().forbidden_points();
+    let board = game.board();
+    let size = board.size();
+    if args.json {
+        let out = PositionJson {
+            size,
+            rule: board.rule().name(),
+            to_move: board.to_move().name(),
+            moves: board.ply(),
+            result: result_json(size, game.result()),
+            forbidden: forbidden
+                .iter()
+                .map(|&(p, k)| ForbiddenJson {
+                    point: format_pos(p, size),
+                    kind: k.name(),
+                })
+                .collect(),
+        };
+        println!("{}", serde_json::to_string(&out)?);
+        return Ok(());
+    }
+    let marks: Vec<(Pos, char)> = forbidden
+        .iter()
+        .map(|&(p, k)| {
+            let c = match k {
+                ForbiddenKind::DoubleThree => '3',
+                ForbiddenKind::DoubleFour => '4',
+                ForbiddenKind::Overline => '6',
+            };
+            (p, c)
+        })
+        .collect();
+    print!("{}", board.to_text(&marks));
+    println!(
+        "rule: {}  size: {size}x{size}  moves: {}",
+        board.rule(),
+        board.ply()
+    );
+    let to_move = board.to_move();
+    println!(
+        "to move: {to_move}{}",
+        if to_move == Color::Black {
+            " (X)"
+        } else {
+            " (O)"
+        }
+    );
+    println!("result: {}", result_text(&game));
+    if board.rule() == Rule::Renju {
+        if forbidden.is_empty() {
+            println!("forbidden points of black: none");
+        } else {
+            let list: Vec<String> = forbidden
+                .iter()
+                .map(|&(p, k)| format!("{} {k}", format_pos(p, size)))
+                .collect();
+            println!(
+                "forbidden points of black (3 = double-three, 4 = double-four, 6 = overline):"
+            );
+            println!("  {}", list.join(", "));
+        }
+    }
+    Ok(())
+}

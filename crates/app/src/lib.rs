@@ -1,0 +1,5 @@
+//! The `gomoku` application: command-line tools, the pbrain protocol and the web board, all glue
+//! around the `gomoku-engine` library.
+
+pub mod cli;
+pub mod commands;

@@ -1,0 +1,25 @@
+//! `gomoku`: the command-line entry point.
+
+use clap::Parser;
+use gomoku_app::cli::{Cli, Command};
+use gomoku_app::commands;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Some(Command::Position(a)) => commands::position::run(a),
+        Some(Command::BenchBoard(a)) => commands::bench_board::run(a),
+        None => {
+            eprintln!("the web board is not built yet; see `gomoku --help`");
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

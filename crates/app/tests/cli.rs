@@ -1,0 +1,164 @@
+//! Integration tests of the `gomoku` binary, one module per area.
+
+use std::process::{Command, Output};
+
+fn gomoku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gomoku"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+// `gomoku position`
+mod position {
+    use super::*;
+
+    #[test]
+    fn text_board_with_last_move_and_side() {
+        let o = gomoku(&["position", "--rule", "freestyle", "h8", "i9"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("    a b c d e f g h i j k l m n o"), "{out}");
+        assert!(out.contains("[O]"), "last move marked: {out}");
+        assert!(out.contains("to move: black"), "{out}");
+        assert!(out.contains("result: none"), "{out}");
+    }
+
+    #[test]
+    fn json_renju_forbidden_points() {
+        let o = gomoku(&[
+            "position", "--json", "--rule", "renju", "--diagram", "a10 e10 b3 -- b4 -- b11 -- c12 -- d2 -- d3 -- \
+             d8 -- e8 -- e11 -- e12 -- e13 -- g8 -- h8 -- i8 -- j5 -- j12 -- k3 -- k4 -- k11 -- k13 -- k14 -- \
+             k15 -- l12 -- m5 -- m12 -- n12 -- o12",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["size"], 15);
+        assert_eq!(v["rule"], "renju");
+        assert_eq!(v["result"], serde_json::Value::Null);
+        let f = v["forbidden"].as_array().unwrap();
+        let got: Vec<(String, String)> = f
+            .iter()
+            .map(|x| {
+                (
+                    x["point"].as_str().unwrap().to_string(),
+                    x["kind"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        assert!(
+            got.contains(&("k5".into(), "double-three".into())),
+            "{got:?}"
+        );
+        assert!(
+            got.contains(&("e14".into(), "double-four".into())),
+            "{got:?}"
+        );
+        assert!(got.contains(&("f8".into(), "overline".into())), "{got:?}");
+        assert_eq!(got.len(), 3);
+    }
+
+    #[test]
+    fn json_win_and_draw_results() {
+        let o = gomoku(&["position", "--json", "h8i8h9i9h10i10h11i11h12"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["result"]["winner"], "black");
+        assert_eq!(
+            v["result"]["line"],
+            serde_json::json!(["h12", "h11", "h10", "h9", "h8"])
+        );
+        let draw = "j15 k8 m11 g7 a1 d4 n15 o5 k12 n4 j8 i2 n7 b9 n13 f14 d8 i10 m1 g5 g11 n14 i14 e7 i1 a5 h13 k5 k11 \
+             k10 a9 d12 a6 d11 d10 e15 f13 h3 k14 j11 f15 d1 g1 b3 g9 l12 l13 f9 b15 m13 l7 a2 c12 e8 j2 o15 d7 j14 g14 \
+             g13 k3 f1 c4 k15 m4 l6 h10 b6 l2 e5 d5 d14 f7 g15 i12 a13 k6 n3 f10 n6 i6 l9 a11 h14 e12 l4 e11 d3 n8 i15 \
+             n5 j3 h5 i5 b10 b12 l5 j6 f2 b11 o14 l14 o3 d9 h7 n9 e1 e2 c6 m10 b2 c15 n10 f3 c9 j12 k9 e10 m14 m15 e3 \
+             c13 g12 o7 g4 k2 o4 h6 i4 m2 j5 i13 d13 o13 o11 f4 i3 f6 n2 m8 a14 f11 m12 n12 h15 m7 a4 c10 a12 a8 a3 f12 \
+             m9 b4 l10 o8 c3 b1 k4 g2 o1 o2 g6 h11 e9 j4 g3 a10 e6 k7 c14 i8 h2 n11 e4 g10 j7 c2 o12 i7 m6 l3 b13 g8 \
+             e14 b14 d2 h4 d15 j9 c1 d6 i9 a15 f5 j1 k1 o10 b8 m5 j13 c5 c11 a7 l8 h9 o9 k13 b5 l11 b7 e13 o6 c7 f8 c8 \
+             l15 h12 j10 n1 h8 l1 i11 h1 m3";
+        let o = gomoku(&["position", "--json", "--rule", "renju", draw]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["result"], "draw");
+        assert_eq!(v["moves"], 225);
+    }
+
+    #[test]
+    fn renju_foul_loses() {
+        // black's k5 is a double three here: white wins by the foul
+        let o = gomoku(&[
+            "position",
+            "--json",
+            "--rule",
+            "renju",
+            "k4 a15 l4 c15 j3 e15 l3 g15 l5",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["result"]["winner"], "white", "{v}");
+        assert_eq!(v["result"]["foul"], "double-three", "{v}");
+    }
+
+    #[test]
+    fn bad_input_is_a_clear_error() {
+        for (args, needle) in [
+            (
+                vec!["position", "h8", "h8"],
+                "move 2 'h8': the point is already occupied",
+            ),
+            (vec!["position", "h8", "z9"], "'z9': off the 15x15 board"),
+            (vec!["position", "h8", "8h"], "'8h'"),
+            (vec!["position", "--size", "4"], "out of range"),
+            (vec!["position", "--size", "x"], "must be a number"),
+            (
+                vec!["position", "--rule", "gobang"],
+                "'gobang': unknown rule",
+            ),
+            (
+                vec!["position", "a1 b1 a2 b2 a3 b3 a4 b4 a5 b5"],
+                "the game is already over",
+            ),
+            (
+                vec!["position", "--size", "9", "j9"],
+                "'j9': off the 9x9 board",
+            ),
+        ] {
+            let o = gomoku(&args);
+            assert!(!o.status.success(), "{args:?} should fail");
+            assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+            assert!(stdout(&o).is_empty(), "{args:?} printed to stdout");
+        }
+    }
+}
+
+// `gomoku bench-board`
+mod bench_board {
+    use super::*;
+
+    #[test]
+    fn prints_a_rate_per_rule() {
+        let o = gomoku(&[
+            "bench-board",
+            "--positions",
+            "5",
+            "--runs",
+            "1",
+            "--rule",
+            "renju",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.contains("renju") && out.contains("M make+unmake/s"),
+            "{out}"
+        );
+    }
+}

@@ -1,0 +1,1116 @@
+//! The board: stones, side to move, history, Zobrist key, and the incrementally kept line
+//! patterns and threat classes of every empty point.
+//!
+//! Layout: a padded `32 x 32` array (five wall points around the largest 22x22 board), so walking
+//! up to five steps along any line from a board point never needs a bounds check. Each line of
+//! each direction is also kept as a 64-bit word with two bits per point; the eleven-point window
+//! around a point is a shift and a mask away, and indexes the pattern table of the rule.
+//!
+//! Make/unmake: a move changes the patterns of at most ten points on each of its four lines. The
+//! old state of every point it changes goes on a stack, so unmake restores instead of
+//! recomputing. Debug builds check the incremental state against a recomputation.
+
+use crate::eval::{PcodeEntry, Tables};
+use crate::notation::{check_size, format_pos, NotationError};
+use crate::pattern::{
+    completion_offsets, pcode_tables, rule_table, Pattern, Pattern4, RuleTable, HALF, NUM_PATTERNS,
+};
+use crate::types::{Cell, Color, Dir, Pos, Rule, DEFAULT_SIZE, NUM_CELLS, PAD, STRIDE};
+use std::fmt;
+
+const EMPTY: u8 = 0;
+const WALL: u8 = 3;
+
+/// Number of line words per direction (enough for the 63 diagonals of the padded array).
+const LINE_IDS: usize = 64;
+
+/// Per-point pattern state (for occupied points: all [`Pattern::Dead`]). Sixteen bytes, aligned,
+/// so that saving and restoring it are single moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(16))]
+struct PointInfo {
+    /// Line pattern per colour and direction.
+    pat: [[u8; 4]; 2],
+    /// The four direction patterns per colour as a base-13 number (direction 0 most
+    /// significant); indexes the pcode tables.
+    code: [u16; 2],
+    /// Threat class per colour.
+    p4: [Pattern4; 2],
+}
+
+const NEUTRAL: PointInfo = PointInfo {
+    pat: [[0; 4]; 2],
+    code: [0; 2],
+    p4: [Pattern4::None; 2],
+};
+
+/// Weight of each direction's pattern in a point's base-13 code.
+const CODE_WEIGHT: [i32; 4] = [
+    (NUM_PATTERNS * NUM_PATTERNS * NUM_PATTERNS) as i32,
+    (NUM_PATTERNS * NUM_PATTERNS) as i32,
+    NUM_PATTERNS as i32,
+    1,
+];
+
+/// What one made move (or pass) changed, for unmake.
+#[derive(Clone, Copy, Debug)]
+struct PlyState {
+    pos: Pos,
+    color: Color,
+    prev_to_move: Color,
+    saved_start: u32,
+    value: [i32; 2],
+    rect: [u8; 4],
+}
+
+/// The kinds of renju forbidden points of Black.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ForbiddenKind {
+    /// Two (or more) real free threes made by one stone.
+    DoubleThree,
+    /// Two (or more) fours made by one stone (also two fours on one line).
+    DoubleFour,
+    /// Six or more in a row.
+    Overline,
+}
+
+impl ForbiddenKind {
+    /// The name used in output (`double-three`, `double-four`, `overline`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            ForbiddenKind::DoubleThree => "double-three",
+            ForbiddenKind::DoubleFour => "double-four",
+            ForbiddenKind::Overline => "overline",
+        }
+    }
+}
+
+impl fmt::Display for ForbiddenKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The point is outside the board.
+    OffBoard(Pos),
+    /// The point already holds a stone.
+    Occupied(Pos),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::OffBoard(p) => write!(f, "{p:?} is off the board"),
+            MoveError::Occupied(p) => write!(f, "{p:?} is already occupied"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Zobrist keys: one per colour and padded point, plus the side to move. Built at compile time
+/// from a fixed seed so node counts are reproducible.
+const fn splitmix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+const ZOBRIST: [[u64; NUM_CELLS]; 2] = {
+    let mut t = [[0u64; NUM_CELLS]; 2];
+    let mut s = 0x0123_4567_89AB_CDEFu64;
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < NUM_CELLS {
+            let (ns, v) = splitmix(s);
+            s = ns;
+            t[c][i] = v;
+            i += 1;
+        }
+        c += 1;
+    }
+    t
+};
+const SIDE_KEY: u64 = splitmix(0xDEAD_BEEF).1;
+
+/// Offsets of the neighbourhood that makes an empty point a move candidate: the 5x5 square and
+/// the points three steps away on the four lines.
+const NEAR_OFFSETS: [i32; 32] = {
+    let mut t = [0i32; 32];
+    let mut n = 0;
+    let mut dy = -3i32;
+    while dy <= 3 {
+        let mut dx = -3i32;
+        while dx <= 3 {
+            let ax = if dx < 0 { -dx } else { dx };
+            let ay = if dy < 0 { -dy } else { dy };
+            let inner = ax <= 2 && ay <= 2;
+            let line3 = (ax == 3 || ay == 3) && (ax == 0 || ay == 0 || ax == ay);
+            if (inner || line3) && !(dx == 0 && dy == 0) {
+                t[n] = dy * STRIDE as i32 + dx;
+                n += 1;
+            }
+            dx += 1;
+        }
+        dy += 1;
+    }
+    t
+};
+
+#[inline]
+fn line_id(d: usize, i: usize) -> (usize, u32) {
+    let (x, y) = (i % STRIDE, i / STRIDE);
+    match d {
+        0 => (y, x as u32),
+        1 => (x, y as u32),
+        2 => (x + STRIDE - 1 - y, y as u32),
+        _ => (x + y, y as u32),
+    }
+}
+
+/// A Gomoku/Renju board with incremental pattern bookkeeping.
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    rule: Rule,
+    tables: &'static Tables,
+    entry: [&'static [PcodeEntry]; 2],
+    pat_table: &'static RuleTable,
+    pcode_index: &'static [u16],
+    cells: [u8; NUM_CELLS],
+    lines: [[u64; LINE_IDS]; 4],
+    info: Box<[PointInfo; NUM_CELLS]>,
+    near: [u8; NUM_CELLS],
+    key: u64,
+    to_move: Color,
+    moves: Vec<Pos>,
+    plies: Vec<PlyState>,
+    /// Points whose info a ply changed, and their old info (two stacks, so that pushing is two
+    /// plain stores).
+    saved_pos: Vec<u16>,
+    saved_info: Vec<PointInfo>,
+    value: [i32; 2],
+    stones: usize,
+    /// Bounding rectangle (x0, y0, x1, y1, inclusive) of candidate points; x0 > x1 when empty.
+    rect: [u8; 4],
+    /// How far along a line a stone changes patterns: 4 in freestyle (fives or more count, so
+    /// the point past a five is irrelevant), 5 under rules that judge overlines or blocked ends.
+    reach: usize,
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Board({} {}x{}: {})",
+            self.rule,
+            self.size,
+            self.size,
+            self.position_string()
+        )
+    }
+}
+
+impl Board {
+    /// An empty board of `size` under `rule`, with the default evaluation tables.
+    ///
+    /// # Errors
+    /// [`NotationError::SizeOutOfRange`] unless 5 <= size <= 22.
+    pub fn new(size: usize, rule: Rule) -> Result<Board, NotationError> {
+        Board::with_tables(size, Tables::default_for(rule))
+    }
+
+    /// An empty 15x15 board under `rule`.
+    #[must_use]
+    pub fn standard_size(rule: Rule) -> Board {
+        Board::with_tables(DEFAULT_SIZE, Tables::default_for(rule)).expect("15 is a valid size")
+    }
+
+    /// An empty board using evaluation tables of the caller's (for tuning). The rule is the
+    /// tables' rule.
+    ///
+    /// # Errors
+    /// [`NotationError::SizeOutOfRange`] unless 5 <= size <= 22.
+    pub fn with_tables(size: usize, tables: &'static Tables) -> Result<Board, NotationError> {
+        check_size(size)?;
+        let rule = tables.rule;
+        let mut b = Board {
+            size,
+            rule,
+            tables,
+            entry: [&tables.entry[0], &tables.entry[1]],
+            pat_table: rule_table(rule),
+            pcode_index: &pcode_tables().index,
+            cells: [WALL; NUM_CELLS],
+            lines: [[u64::MAX; LINE_IDS]; 4],
+            info: Box::new([NEUTRAL; NUM_CELLS]),
+            near: [0; NUM_CELLS],
+            key: 0,
+            to_move: Color::Black,
+            moves: Vec::with_capacity(size * size + 64),
+            plies: Vec::with_capacity(size * size + 64),
+            saved_pos: Vec::with_capacity(48 * (size * size + 64)),
+            saved_info: Vec::with_capacity(48 * (size * size + 64)),
+            value: [0; 2],
+            stones: 0,
+            rect: [u8::MAX, u8::MAX, 0, 0],
+            reach: if rule == Rule::Freestyle {
+                HALF - 1
+            } else {
+                HALF
+            },
+        };
+        for y in 0..size {
+            for x in 0..size {
+                let i = Pos::new(x, y).index();
+                b.cells[i] = EMPTY;
+                for d in 0..4 {
+                    let (id, off) = line_id(d, i);
+                    b.lines[d][id] &= !(3u64 << (2 * off));
+                }
+            }
+        }
+        b.recompute_all_points();
+        Ok(b)
+    }
+
+    /// Board size (the board is `size x size`).
+    #[inline]
+    #[must_use]
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The rule.
+    #[inline]
+    #[must_use]
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The evaluation tables in use.
+    #[inline]
+    #[must_use]
+    pub fn tables(&self) -> &'static Tables {
+        self.tables
+    }
+
+    /// The side to move.
+    #[inline]
+    #[must_use]
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// The 64-bit Zobrist key of stones and side to move.
+    #[inline]
+    #[must_use]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Moves played so far (passes included), in order.
+    #[inline]
+    #[must_use]
+    pub fn moves(&self) -> &[Pos] {
+        &self.moves
+    }
+
+    /// Number of moves (and passes) played.
+    #[inline]
+    #[must_use]
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Number of stones on the board.
+    #[inline]
+    #[must_use]
+    pub fn stone_count(&self) -> usize {
+        self.stones
+    }
+
+    /// Whether every point is occupied.
+    #[inline]
+    #[must_use]
+    pub fn is_full(&self) -> bool {
+        self.stones == self.size * self.size
+    }
+
+    /// The last move played (not a pass), if any.
+    #[must_use]
+    pub fn last_move(&self) -> Option<Pos> {
+        self.moves.iter().rev().find(|p| p.is_point()).copied()
+    }
+
+    /// The point at column `x`, row `y` (0-based, `y` from the top), if on the board.
+    #[must_use]
+    pub fn pos(&self, x: usize, y: usize) -> Option<Pos> {
+        (x < self.size && y < self.size).then(|| Pos::new(x, y))
+    }
+
+    /// Whether `p` is a point of this board.
+    #[inline]
+    #[must_use]
+    pub fn contains(&self, p: Pos) -> bool {
+        p.is_point() && p.index() < NUM_CELLS && self.cells[p.index()] != WALL
+    }
+
+    /// All points of the board, row by row from the top.
+    pub fn points(&self) -> impl Iterator<Item = Pos> + '_ {
+        (0..self.size).flat_map(move |y| (0..self.size).map(move |x| Pos::new(x, y)))
+    }
+
+    /// What is on point `p`.
+    #[inline]
+    #[must_use]
+    pub fn cell(&self, p: Pos) -> Cell {
+        match self.cells[p.index()] {
+            EMPTY => Cell::Empty,
+            1 => Cell::Stone(Color::Black),
+            2 => Cell::Stone(Color::White),
+            _ => Cell::Wall,
+        }
+    }
+
+    /// Whether `p` is an empty point of the board.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self, p: Pos) -> bool {
+        self.cells[p.index()] == EMPTY
+    }
+
+    /// The line pattern `color` would get by playing the empty point `p`, in direction `d`.
+    #[inline]
+    #[must_use]
+    pub fn pattern(&self, p: Pos, color: Color, d: Dir) -> Pattern {
+        Pattern::from_u8(self.info[p.index()].pat[color.index()][d.index()])
+    }
+
+    /// The four line patterns of `color` at `p`.
+    #[inline]
+    #[must_use]
+    pub fn patterns(&self, p: Pos, color: Color) -> [Pattern; 4] {
+        self.info[p.index()].pat[color.index()].map(Pattern::from_u8)
+    }
+
+    /// The threat class of `p` for `color` (see [`Pattern4`]). For renju Black, unconfirmed
+    /// double threes are [`Pattern4::Flex3x2`]; [`Board::is_forbidden`] decides them.
+    #[inline]
+    #[must_use]
+    pub fn threat(&self, p: Pos, color: Color) -> Pattern4 {
+        self.info[p.index()].p4[color.index()]
+    }
+
+    /// The pcode (index of the sorted four patterns) of `p` for `color`.
+    #[inline]
+    #[must_use]
+    pub fn pcode(&self, p: Pos, color: Color) -> usize {
+        self.pcode_index[self.info[p.index()].code[color.index()] as usize] as usize
+    }
+
+    /// Sum of the point values of `color` over all empty points (kept incrementally).
+    #[inline]
+    #[must_use]
+    pub fn value_sum(&self, color: Color) -> i32 {
+        self.value[color.index()]
+    }
+
+    /// Number of stones near `p` (non-zero makes an empty point a move candidate).
+    #[inline]
+    #[must_use]
+    pub fn near_count(&self, p: Pos) -> u8 {
+        self.near[p.index()]
+    }
+
+    /// Whether `p` is an empty point near some stone.
+    #[inline]
+    #[must_use]
+    pub fn is_candidate(&self, p: Pos) -> bool {
+        self.cells[p.index()] == EMPTY && self.near[p.index()] > 0
+    }
+
+    /// The window key (ten neighbours, two bits each) of point `p` in direction `d`.
+    #[inline]
+    #[must_use]
+    pub fn window_key(&self, p: Pos, d: Dir) -> u32 {
+        let (id, off) = line_id(d.index(), p.index());
+        let k22 = (self.lines[d.index()][id] >> (2 * (off - HALF as u32))) as u32 & 0x3F_FFFF;
+        (k22 & 0x3FF) | ((k22 >> 12) << 10)
+    }
+
+    /// Calls `f` for every empty point near a stone (the move candidates). On an empty board
+    /// there are none; callers usually play the centre then.
+    #[inline]
+    pub fn for_each_candidate(&self, mut f: impl FnMut(Pos)) {
+        let [x0, y0, x1, y1] = self.rect;
+        if x0 > x1 {
+            return;
+        }
+        for y in y0..=y1 {
+            let row = (y as usize + PAD) * STRIDE + PAD;
+            for x in x0..=x1 {
+                let i = row + x as usize;
+                if self.cells[i] == EMPTY && self.near[i] > 0 {
+                    f(Pos(i as u16));
+                }
+            }
+        }
+    }
+
+    /// The centre point (where the first move usually goes).
+    #[must_use]
+    pub fn centre(&self) -> Pos {
+        Pos::new(self.size / 2, self.size / 2)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Playing moves.
+
+    /// Plays a stone of the side to move on `p`.
+    ///
+    /// # Panics
+    /// If `p` is off the board or occupied. See [`Board::try_play`] for the fallible version and
+    /// [`Board::play_unchecked`] for the search hot path.
+    pub fn play(&mut self, p: Pos) {
+        if let Err(e) = self.try_play(p) {
+            panic!("illegal move: {e}");
+        }
+    }
+
+    /// Plays a stone of the side to move on `p`, or says why it cannot be played. This checks
+    /// the point only: game-level rules (game over, renju fouls) live in [`crate::Game`].
+    ///
+    /// # Errors
+    /// [`MoveError::OffBoard`] or [`MoveError::Occupied`]; the board is unchanged then.
+    pub fn try_play(&mut self, p: Pos) -> Result<(), MoveError> {
+        if !self.contains(p) {
+            return Err(MoveError::OffBoard(p));
+        }
+        if !self.is_empty(p) {
+            return Err(MoveError::Occupied(p));
+        }
+        self.play_unchecked(p);
+        Ok(())
+    }
+
+    /// Plays a stone of the side to move on `p` without checks (the search hot path). `p` must be
+    /// an empty point of the board (checked by a debug assertion). See [`Board::play`].
+    #[inline]
+    pub fn play_unchecked(&mut self, p: Pos) {
+        debug_assert!(
+            self.contains(p) && self.is_empty(p),
+            "play_unchecked on {p:?}"
+        );
+        self.put(p, self.to_move);
+    }
+
+    /// Passes: the other side is to move (used to set up diagrams).
+    pub fn pass(&mut self) {
+        let color = self.to_move;
+        self.plies.push(PlyState {
+            pos: Pos::PASS,
+            color,
+            prev_to_move: color,
+            saved_start: self.saved_pos.len() as u32,
+            value: self.value,
+            rect: self.rect,
+        });
+        self.moves.push(Pos::PASS);
+        self.to_move = color.opponent();
+        self.key ^= SIDE_KEY;
+    }
+
+    /// Takes back the last move or pass, returning it (`None` at the start).
+    pub fn undo(&mut self) -> Option<Pos> {
+        let st = self.plies.pop()?;
+        self.moves.pop();
+        if st.pos.is_pass() {
+            self.to_move = st.prev_to_move;
+            self.key ^= SIDE_KEY;
+            return Some(st.pos);
+        }
+        self.take(st);
+        Some(st.pos)
+    }
+
+    /// Places a stone of `color` on the empty point `p` and updates everything. The side to move
+    /// becomes `color`'s opponent.
+    fn put(&mut self, p: Pos, color: Color) {
+        let i = p.index();
+        let c = color.index();
+        let prev_to_move = self.to_move;
+        self.plies.push(PlyState {
+            pos: p,
+            color,
+            prev_to_move,
+            saved_start: self.saved_pos.len() as u32,
+            value: self.value,
+            rect: self.rect,
+        });
+        self.moves.push(p);
+
+        // The point itself leaves the evaluation.
+        let old = self.info[i];
+        self.saved_pos.push(i as u16);
+        self.saved_info.push(old);
+        self.value[0] -= self.entry[0][old.code[0] as usize].value;
+        self.value[1] -= self.entry[1][old.code[1] as usize].value;
+        self.info[i] = NEUTRAL;
+
+        let bits = c as u64 + 1;
+        self.cells[i] = bits as u8;
+        self.key ^= ZOBRIST[c][i];
+        let next = color.opponent();
+        if next != prev_to_move {
+            self.key ^= SIDE_KEY;
+        }
+        self.to_move = next;
+        self.stones += 1;
+
+        // Update the four line words, then fetch the new patterns of all the neighbours at once
+        // (independent loads, so their cache misses overlap), then apply the changes.
+        let reach = self.reach;
+        let mut np = [[[0u8; 2]; 2 * HALF]; 4];
+        for d in 0..4 {
+            let (id, off) = line_id(d, i);
+            self.lines[d][id] |= bits << (2 * off);
+            let line = self.lines[d][id];
+            for j in HALF - reach..HALF + reach {
+                let k = if j < HALF { j as u32 } else { j as u32 + 1 };
+                // window of the point at line offset off - HALF + k, starting at off - 2*HALF + k;
+                // points at the board edge read wall bits, never past bit 63
+                let start = (off + k).wrapping_sub(2 * HALF as u32);
+                let k22 = if start < 64 {
+                    (line >> (2 * start)) as u32 & 0x3F_FFFF
+                } else {
+                    0
+                };
+                let k20 = (k22 & 0x3FF) | ((k22 >> 12) << 10);
+                np[d][j] = self.pat_table.get(k20);
+            }
+        }
+        let mut dv = [0i32; 2];
+        for d in 0..4 {
+            self.apply_line(i, d, &np[d], &mut dv);
+        }
+        self.value[0] += dv[0];
+        self.value[1] += dv[1];
+        for o in NEAR_OFFSETS {
+            self.near[(i as i32 + o) as usize] += 1;
+        }
+        self.grow_rect(p);
+        #[cfg(debug_assertions)]
+        self.debug_check_local(p);
+    }
+
+    /// Removes the stone of the last ply (the inverse of [`Board::put`]).
+    fn take(&mut self, st: PlyState) {
+        let i = st.pos.index();
+        let c = st.color.index();
+        let start = st.saved_start as usize;
+        while self.saved_pos.len() > start {
+            let q = self.saved_pos.pop().expect("saved stack underflow");
+            let inf = self.saved_info.pop().expect("saved stack underflow");
+            self.info[q as usize] = inf;
+        }
+        self.value = st.value;
+        self.rect = st.rect;
+        let bits = c as u64 + 1;
+        self.cells[i] = EMPTY;
+        for d in 0..4 {
+            let (id, off) = line_id(d, i);
+            self.lines[d][id] &= !(bits << (2 * off));
+        }
+        self.key ^= ZOBRIST[c][i];
+        if st.prev_to_move != self.to_move {
+            self.key ^= SIDE_KEY;
+        }
+        self.to_move = st.prev_to_move;
+        self.stones -= 1;
+        for o in NEAR_OFFSETS {
+            self.near[(i as i32 + o) as usize] -= 1;
+        }
+        #[cfg(debug_assertions)]
+        self.debug_check_local(st.pos);
+    }
+
+    /// Stores the new patterns `np` of the ten points around `i` on line `d` (those that are
+    /// empty), saving the old state of every point that changes.
+    #[inline(always)]
+    fn apply_line(&mut self, i: usize, d: usize, np: &[[u8; 2]; 2 * HALF], dv: &mut [i32; 2]) {
+        let step = Dir::ALL[d].offset();
+        for j in HALF - self.reach..HALF + self.reach {
+            let new = np[j];
+            let k = j as i32 - HALF as i32 + i32::from(j >= HALF);
+            let q = (i as i32 + k * step) as usize;
+            // Safety: q is within PAD steps of a board point, so inside the padded array.
+            if unsafe { *self.cells.get_unchecked(q) } != EMPTY {
+                continue;
+            }
+            // Safety: as above.
+            let inf = unsafe { self.info.get_unchecked_mut(q) };
+            if inf.pat[0][d] == new[0] && inf.pat[1][d] == new[1] {
+                continue;
+            }
+            self.saved_pos.push(q as u16);
+            self.saved_info.push(*inf);
+            for col in 0..2 {
+                let (old_p, new_p) = (inf.pat[col][d], new[col]);
+                if old_p != new_p {
+                    inf.pat[col][d] = new_p;
+                    let old_code = inf.code[col];
+                    let code = (i32::from(old_code)
+                        + (i32::from(new_p) - i32::from(old_p)) * CODE_WEIGHT[d])
+                        as u16;
+                    // Safety: codes are base-13 numbers of four patterns below 13, so below
+                    // 13^4, the length of the entry tables.
+                    let (e_new, e_old) = unsafe {
+                        (
+                            *self.entry[col].get_unchecked(code as usize),
+                            *self.entry[col].get_unchecked(old_code as usize),
+                        )
+                    };
+                    dv[col] += e_new.value - e_old.value;
+                    inf.code[col] = code;
+                    inf.p4[col] = e_new.p4;
+                }
+            }
+        }
+    }
+
+    fn grow_rect(&mut self, p: Pos) {
+        let m = self.size as i32 - 1;
+        let (x, y) = (p.x() as i32, p.y() as i32);
+        let x0 = (x - 3).max(0) as u8;
+        let y0 = (y - 3).max(0) as u8;
+        let x1 = (x + 3).min(m) as u8;
+        let y1 = (y + 3).min(m) as u8;
+        if self.rect[0] > self.rect[2] {
+            self.rect = [x0, y0, x1, y1];
+        } else {
+            self.rect[0] = self.rect[0].min(x0);
+            self.rect[1] = self.rect[1].min(y0);
+            self.rect[2] = self.rect[2].max(x1);
+            self.rect[3] = self.rect[3].max(y1);
+        }
+    }
+
+    /// The pattern info of an empty point computed from scratch.
+    fn fresh_info(&self, i: usize) -> PointInfo {
+        if self.cells[i] != EMPTY {
+            return NEUTRAL;
+        }
+        let p = Pos(i as u16);
+        let mut inf = NEUTRAL;
+        for d in Dir::ALL {
+            let np = self.pat_table.get(self.window_key(p, d));
+            inf.pat[0][d.index()] = np[0];
+            inf.pat[1][d.index()] = np[1];
+        }
+        for col in 0..2 {
+            let code: i32 = (0..4)
+                .map(|d| i32::from(inf.pat[col][d]) * CODE_WEIGHT[d])
+                .sum();
+            inf.code[col] = code as u16;
+            inf.p4[col] = self.entry[col][code as usize].p4;
+        }
+        inf
+    }
+
+    fn recompute_all_points(&mut self) {
+        self.value = [0; 2];
+        for i in 0..NUM_CELLS {
+            let inf = self.fresh_info(i);
+            self.info[i] = inf;
+            for col in 0..2 {
+                self.value[col] += self.entry[col][inf.code[col] as usize].value;
+            }
+        }
+    }
+
+    /// Debug builds: after each make/unmake, the points on the four lines through the move must
+    /// match a recomputation; every 256th ply, the whole board is checked.
+    #[cfg(debug_assertions)]
+    fn debug_check_local(&self, p: Pos) {
+        for d in Dir::ALL {
+            for k in -(HALF as i32)..=(HALF as i32) {
+                let q = p.step(d, k).index();
+                debug_assert_eq!(
+                    self.info[q],
+                    self.fresh_info(q),
+                    "pattern drift at {q} after {p:?}"
+                );
+            }
+        }
+        if self.moves.len() % 256 == 0 {
+            if let Err(e) = self.validate() {
+                panic!("incremental state drifted: {e}");
+            }
+        }
+    }
+
+    /// Checks every incrementally kept quantity (line words, patterns, threat classes, value
+    /// sums, Zobrist key, candidate counts) against a board rebuilt from the stones alone.
+    ///
+    /// # Errors
+    /// A description of the first difference found.
+    pub fn validate(&self) -> Result<(), String> {
+        let fresh = self.rebuilt();
+        if fresh.key != self.key {
+            return Err(format!(
+                "zobrist key differs: {:x} vs {:x}",
+                self.key, fresh.key
+            ));
+        }
+        if self.lines != fresh.lines {
+            return Err("line words differ".into());
+        }
+        for i in 0..NUM_CELLS {
+            let a = self.info[i];
+            let b = self.fresh_info(i);
+            if a != b {
+                return Err(format!(
+                    "point {:?}: incremental {a:?} vs fresh {b:?}",
+                    Pos(i as u16)
+                ));
+            }
+            if self.cells[i] != WALL && self.near[i] != fresh.near[i] {
+                return Err(format!("near count differs at {:?}", Pos(i as u16)));
+            }
+        }
+        let mut sums = [0i32; 2];
+        for i in 0..NUM_CELLS {
+            for (col, s) in sums.iter_mut().enumerate() {
+                *s += self.entry[col][self.info[i].code[col] as usize].value;
+            }
+        }
+        if sums != self.value {
+            return Err(format!(
+                "value sums {:?} vs recomputed {sums:?}",
+                self.value
+            ));
+        }
+        if self.stones != fresh.stones {
+            return Err("stone count differs".into());
+        }
+        Ok(())
+    }
+
+    /// A board with the same stones and side to move, every derived quantity computed from
+    /// scratch (no history).
+    fn rebuilt(&self) -> Board {
+        let mut b = Board::with_tables(self.size, self.tables).expect("size already checked");
+        for i in 0..NUM_CELLS {
+            let v = self.cells[i];
+            if v == EMPTY || v == WALL {
+                continue;
+            }
+            let c = v as usize - 1;
+            b.cells[i] = v;
+            b.key ^= ZOBRIST[c][i];
+            b.stones += 1;
+            for d in 0..4 {
+                let (id, off) = line_id(d, i);
+                b.lines[d][id] |= (v as u64) << (2 * off);
+            }
+            for o in NEAR_OFFSETS {
+                b.near[(i as i32 + o) as usize] += 1;
+            }
+        }
+        b.to_move = self.to_move;
+        if b.to_move == Color::White {
+            b.key ^= SIDE_KEY;
+        }
+        b.recompute_all_points();
+        b
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Rules.
+
+    /// Whether `color` playing the empty point `p` makes a winning five under the rule.
+    #[inline]
+    #[must_use]
+    pub fn makes_five(&self, p: Pos, color: Color) -> bool {
+        self.threat(p, color) == Pattern4::Five
+    }
+
+    /// If the stone on `p` is part of a winning five (per the rule), the points of that line in
+    /// order; otherwise `None`.
+    #[must_use]
+    pub fn winning_line(&self, p: Pos) -> Option<Vec<Pos>> {
+        let Cell::Stone(color) = self.cell(p) else {
+            return None;
+        };
+        let own = color.index() as u8 + 1;
+        for d in Dir::ALL {
+            let mut a = p;
+            while self.cells[a.step(d, -1).index()] == own {
+                a = a.step(d, -1);
+            }
+            let mut b = p;
+            while self.cells[b.step(d, 1).index()] == own {
+                b = b.step(d, 1);
+            }
+            let len = ((b.index() - a.index()) as i32 / d.offset()) as usize + 1;
+            if len < 5 {
+                continue;
+            }
+            let opp = |q: Pos| {
+                let v = self.cells[q.index()];
+                v != EMPTY && v != WALL && v != own
+            };
+            let blocked_both = opp(a.step(d, -1)) && opp(b.step(d, 1));
+            let wins = match (self.rule, color) {
+                (Rule::Freestyle, _) | (Rule::Renju, Color::White) => true,
+                (Rule::Standard, _) | (Rule::Renju, Color::Black) => len == 5,
+                (Rule::Caro5, _) => len == 5 && !blocked_both,
+                (Rule::Caro6, _) => len > 5 || !blocked_both,
+            };
+            if wins {
+                return Some((0..len as i32).map(|k| a.step(d, k)).collect());
+            }
+        }
+        None
+    }
+
+    /// Whether `p` is a renju forbidden point for Black (always `false` under other rules, for
+    /// occupied points, and where Black makes five).
+    pub fn is_forbidden(&mut self, p: Pos) -> bool {
+        self.forbidden_kind(p).is_some()
+    }
+
+    /// The kind of renju forbidden point `p` is for Black, if any.
+    ///
+    /// Five takes precedence; then an overline or two fours are forbidden outright; two free
+    /// threes are forbidden when at least two of them are real: a three is real when some point
+    /// turns it into a straight four and that point is itself not forbidden (checked recursively
+    /// with the stone on `p` in place).
+    pub fn forbidden_kind(&mut self, p: Pos) -> Option<ForbiddenKind> {
+        if self.rule != Rule::Renju || !self.contains(p) || !self.is_empty(p) {
+            return None;
+        }
+        let pats = self.patterns(p, Color::Black);
+        if pats.contains(&Pattern::F5) {
+            return None;
+        }
+        if pats.contains(&Pattern::Overline) {
+            return Some(ForbiddenKind::Overline);
+        }
+        let fours: usize = pats
+            .iter()
+            .map(|&x| match x {
+                Pattern::B4 | Pattern::F4 => 1,
+                Pattern::DoubleFourLine => 2,
+                _ => 0,
+            })
+            .sum();
+        if fours >= 2 {
+            return Some(ForbiddenKind::DoubleFour);
+        }
+        let three_dirs: Vec<Dir> = Dir::ALL
+            .into_iter()
+            .filter(|d| pats[d.index()] == Pattern::F3)
+            .collect();
+        if three_dirs.len() < 2 {
+            return None;
+        }
+        let keys: Vec<u32> = three_dirs.iter().map(|&d| self.window_key(p, d)).collect();
+        let saved_moves = self.moves.len();
+        self.put(p, Color::Black);
+        let mut real = 0;
+        for (&d, &key) in three_dirs.iter().zip(&keys) {
+            let mask = completion_offsets(self.rule, Color::Black, key, Pattern::F4);
+            let mut is_real = false;
+            for bit in 0..=(2 * HALF as u32) {
+                if mask & (1 << bit) == 0 {
+                    continue;
+                }
+                let e = p.step(d, bit as i32 - HALF as i32);
+                if !self.is_forbidden(e) {
+                    is_real = true;
+                    break;
+                }
+            }
+            if is_real {
+                real += 1;
+                if real >= 2 {
+                    break;
+                }
+            }
+        }
+        let st = self.plies.pop().expect("just pushed");
+        self.moves.pop();
+        self.take(st);
+        debug_assert_eq!(self.moves.len(), saved_moves);
+        (real >= 2).then_some(ForbiddenKind::DoubleThree)
+    }
+
+    /// All forbidden points of Black with their kinds (empty unless the rule is renju).
+    pub fn forbidden_points(&mut self) -> Vec<(Pos, ForbiddenKind)> {
+        if self.rule != Rule::Renju {
+            return Vec::new();
+        }
+        let pts: Vec<Pos> = self.points().collect();
+        pts.into_iter()
+            .filter_map(|p| self.forbidden_kind(p).map(|k| (p, k)))
+            .collect()
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Text.
+
+    /// The moves as a position string (`h8 i9 -- j10`).
+    #[must_use]
+    pub fn position_string(&self) -> String {
+        crate::notation::format_moves(&self.moves, self.size)
+    }
+
+    /// The board drawn as text: column letters, row numbers from the bottom, `X` Black, `O`
+    /// White, the last move in brackets, and optional marks on empty points.
+    #[must_use]
+    pub fn to_text(&self, marks: &[(Pos, char)]) -> String {
+        let mut s = String::new();
+        let header: String = (0..self.size)
+            .map(|x| format!(" {}", (b'a' + x as u8) as char))
+            .collect();
+        s.push_str("   ");
+        s.push_str(&header);
+        s.push('\n');
+        let last = self.last_move();
+        for y in 0..self.size {
+            let row = self.size - y;
+            s.push_str(&format!("{row:>2} "));
+            for x in 0..self.size {
+                let p = Pos::new(x, y);
+                let ch = match self.cell(p) {
+                    Cell::Stone(Color::Black) => 'X',
+                    Cell::Stone(Color::White) => 'O',
+                    _ => marks.iter().find(|(q, _)| *q == p).map_or('.', |m| m.1),
+                };
+                let is_last = last == Some(p);
+                let prev_last = x > 0 && last == Some(Pos::new(x - 1, y));
+                s.push(if is_last {
+                    '['
+                } else if prev_last {
+                    ']'
+                } else {
+                    ' '
+                });
+                s.push(ch);
+            }
+            s.push(if last == Some(Pos::new(self.size - 1, y)) {
+                ']'
+            } else {
+                ' '
+            });
+            s.push_str(&format!("{row:>2}\n"));
+        }
+        s.push_str("   ");
+        s.push_str(&header);
+        s.push('\n');
+        s
+    }
+
+    /// Formats a point of this board in `h8` style.
+    #[must_use]
+    pub fn fmt_pos(&self, p: Pos) -> String {
+        format_pos(p, self.size)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_moves;
+
+    fn board(rule: Rule, moves: &str) -> Board {
+        let mut b = Board::new(15, rule).unwrap();
+        for p in parse_moves(moves, 15).unwrap() {
+            if p.is_pass() {
+                b.pass();
+            } else {
+                b.play(p);
+            }
+        }
+        b
+    }
+
+    #[test]
+    fn make_unmake_restores_everything() {
+        let mut b = Board::new(15, Rule::Renju).unwrap();
+        let empty = b.clone();
+        for p in parse_moves("h8 i9 j10 h9 -- g7 a1 o15", 15).unwrap() {
+            if p.is_pass() {
+                b.pass();
+            } else {
+                b.play(p);
+            }
+            b.validate().unwrap();
+        }
+        while b.undo().is_some() {
+            b.validate().unwrap();
+        }
+        assert_eq!(b.key(), empty.key());
+        assert_eq!(b.value, empty.value);
+        assert_eq!(b.info, empty.info);
+        assert_eq!(b.to_move(), Color::Black);
+    }
+
+    #[test]
+    fn try_play_errors_leave_board_unchanged() {
+        let mut b = board(Rule::Freestyle, "h8");
+        let key = b.key();
+        assert_eq!(
+            b.try_play(Pos::new(7, 7)),
+            Err(MoveError::Occupied(Pos::new(7, 7)))
+        );
+        assert!(matches!(
+            b.try_play(Pos::new(15, 3)),
+            Err(MoveError::OffBoard(_))
+        ));
+        assert!(matches!(b.try_play(Pos::PASS), Err(MoveError::OffBoard(_))));
+        assert_eq!(b.key(), key);
+        assert_eq!(b.ply(), 1);
+    }
+
+    #[test]
+    #[should_panic(expected = "illegal move")]
+    fn play_panics_on_occupied() {
+        let mut b = board(Rule::Freestyle, "h8");
+        b.play(Pos::new(7, 7));
+    }
+
+    #[test]
+    fn transposition_same_key() {
+        let a = board(Rule::Freestyle, "h8 i9 j10 k11");
+        let b = board(Rule::Freestyle, "j10 k11 h8 i9");
+        assert_eq!(a.key(), b.key());
+        let c = board(Rule::Freestyle, "h8 i9 j10 k11 --");
+        assert_ne!(a.key(), c.key());
+    }
+
+    #[test]
+    fn five_detection() {
+        let b = board(Rule::Freestyle, "h8 a1 i8 a2 j8 a3 k8 a4");
+        assert!(b.makes_five(Pos::new(11, 7), Color::Black));
+        assert!(b.makes_five(Pos::new(6, 7), Color::Black));
+        assert_eq!(b.threat(Pos::new(0, 10), Color::White), Pattern4::Five);
+    }
+
+    #[test]
+    fn text_marks_last_move() {
+        let b = board(Rule::Freestyle, "h8 i9");
+        let t = b.to_text(&[]);
+        assert!(t.contains("[O]"), "{t}");
+        assert!(t.starts_with("    a b c"), "{t}");
+    }
+}

@@ -1,0 +1,173 @@
+//! Evaluation weights and the per-pcode tables built from them.
+//!
+//! Every weight lives in [`EvalParams`]: a tuner can build its own set and make boards that use
+//! it ([`Tables::build`], [`Board::with_tables`](crate::Board::with_tables)). The board keeps, for
+//! each colour, the sum of the values of every empty point incrementally, so the static
+//! evaluation of a position is a subtraction.
+
+use crate::pattern::{
+    combine, pcode_tables, Pattern, Pattern4, NUM_PATTERN4, NUM_PATTERNS, NUM_PCODES,
+};
+use crate::types::{Color, Rule};
+use std::sync::OnceLock;
+
+/// All evaluation and move-ordering weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalParams {
+    /// Value of an empty point for a colour per line pattern (summed over the four directions).
+    pub pattern_value: [i32; NUM_PATTERNS],
+    /// Extra value of an empty point for its combined threat class.
+    pub pattern4_value: [i32; NUM_PATTERN4],
+    /// Move-ordering score of a point by the mover's own threat class.
+    pub attack_score: [i32; NUM_PATTERN4],
+    /// Move-ordering score of a point by the opponent's threat class there (blocking value).
+    pub defend_score: [i32; NUM_PATTERN4],
+    /// Move-ordering score per line pattern, own (summed over directions).
+    pub pattern_attack_score: [i32; NUM_PATTERNS],
+    /// Move-ordering score per line pattern, opponent's (summed over directions).
+    pub pattern_defend_score: [i32; NUM_PATTERNS],
+    /// Bonus of the side to move in the static evaluation.
+    pub tempo: i32,
+    /// Weight (in 1/16) of the side to move's point values against the opponent's.
+    pub self_weight: i32,
+    /// Weight (in 1/16) of the opponent's point values.
+    pub oppo_weight: i32,
+}
+
+// Named defaults, in pattern order:
+// Dead, Overline, DoubleFourLine, B1, F1, B2, F2, F2A, B3, F3, B4, F4, F5
+const PATTERN_VALUE: [i32; NUM_PATTERNS] = [0, 0, 0, 1, 3, 5, 12, 15, 14, 30, 32, 70, 140];
+// None, Forbid, Flex2, Block3, Flex2x2, Block3Plus, Flex3, Flex3Plus, Flex3x2, Block4,
+// Block4Plus, Block4Flex3, Flex4, Five
+const PATTERN4_VALUE: [i32; NUM_PATTERN4] = [0, 0, 2, 2, 8, 10, 6, 20, 40, 4, 16, 60, 80, 100];
+const ATTACK_SCORE: [i32; NUM_PATTERN4] = [
+    0, -10_000, 20, 16, 60, 70, 100, 240, 400, 120, 300, 1000, 2500, 10_000,
+];
+const DEFEND_SCORE: [i32; NUM_PATTERN4] =
+    [0, 0, 12, 8, 40, 40, 60, 160, 240, 60, 160, 600, 1200, 5000];
+const PATTERN_ATTACK_SCORE: [i32; NUM_PATTERNS] = [0, 0, 0, 1, 2, 3, 6, 8, 6, 12, 12, 40, 100];
+const PATTERN_DEFEND_SCORE: [i32; NUM_PATTERNS] = [0, 0, 0, 0, 1, 2, 4, 5, 4, 8, 8, 20, 60];
+const TEMPO: i32 = 20;
+const SELF_WEIGHT: i32 = 16;
+const OPPO_WEIGHT: i32 = 16;
+
+impl Default for EvalParams {
+    fn default() -> Self {
+        EvalParams {
+            pattern_value: PATTERN_VALUE,
+            pattern4_value: PATTERN4_VALUE,
+            attack_score: ATTACK_SCORE,
+            defend_score: DEFEND_SCORE,
+            pattern_attack_score: PATTERN_ATTACK_SCORE,
+            pattern_defend_score: PATTERN_DEFEND_SCORE,
+            tempo: TEMPO,
+            self_weight: SELF_WEIGHT,
+            oppo_weight: OPPO_WEIGHT,
+        }
+    }
+}
+
+/// Per-rule, per-colour tables indexed by pcode (the sorted four line patterns of a point).
+#[derive(Debug)]
+pub struct Tables {
+    /// The rule the tables are for.
+    pub rule: Rule,
+    /// The weights they were built from.
+    pub params: EvalParams,
+    /// Threat class per colour and pcode.
+    pub p4: [Vec<Pattern4>; 2],
+    /// Point value per colour and pcode (summed by the board).
+    pub value: [Vec<i32>; 2],
+    /// Move-ordering score per colour and pcode when that colour plays there.
+    pub attack: [Vec<i32>; 2],
+    /// Move-ordering score per colour and pcode when the other colour plays there.
+    pub defend: [Vec<i32>; 2],
+    /// Value and threat class together, for the board's update loop, indexed by the four
+    /// direction patterns as a base-13 number (no detour through the pcode).
+    pub(crate) entry: [Vec<PcodeEntry>; 2],
+}
+
+/// What the board's update loop needs of a pcode, in one load.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(8))]
+pub(crate) struct PcodeEntry {
+    pub(crate) value: i32,
+    pub(crate) p4: Pattern4,
+}
+
+impl Tables {
+    /// Builds the tables of `rule` from `params`.
+    #[must_use]
+    pub fn build(rule: Rule, params: EvalParams) -> Tables {
+        let pc = pcode_tables();
+        let mut p4 = [
+            vec![Pattern4::None; NUM_PCODES],
+            vec![Pattern4::None; NUM_PCODES],
+        ];
+        let mut value = [vec![0; NUM_PCODES], vec![0; NUM_PCODES]];
+        let mut attack = [vec![0; NUM_PCODES], vec![0; NUM_PCODES]];
+        let mut defend = [vec![0; NUM_PCODES], vec![0; NUM_PCODES]];
+        for color in Color::BOTH {
+            let c = color.index();
+            for (code, pats) in pc.patterns.iter().enumerate() {
+                let class = combine(rule, color, *pats);
+                p4[c][code] = class;
+                let all_dead = pats.iter().all(|&p| p == Pattern::Dead);
+                if all_dead {
+                    continue; // occupied points and dead points are worth nothing
+                }
+                let line_sum: i32 = pats.iter().map(|&p| params.pattern_value[p as usize]).sum();
+                value[c][code] = if class == Pattern4::Forbid {
+                    0
+                } else {
+                    line_sum + params.pattern4_value[class as usize]
+                };
+                attack[c][code] = params.attack_score[class as usize]
+                    + pats
+                        .iter()
+                        .map(|&p| params.pattern_attack_score[p as usize])
+                        .sum::<i32>();
+                defend[c][code] = if class == Pattern4::Forbid {
+                    0
+                } else {
+                    params.defend_score[class as usize]
+                        + pats
+                            .iter()
+                            .map(|&p| params.pattern_defend_score[p as usize])
+                            .sum::<i32>()
+                };
+            }
+        }
+        let entry = [0, 1].map(|c| {
+            pc.index
+                .iter()
+                .map(|&code| PcodeEntry {
+                    value: value[c][code as usize],
+                    p4: p4[c][code as usize],
+                })
+                .collect()
+        });
+        Tables {
+            rule,
+            params,
+            p4,
+            value,
+            attack,
+            defend,
+            entry,
+        }
+    }
+
+    /// The default tables of a rule (built once).
+    #[must_use]
+    pub fn default_for(rule: Rule) -> &'static Tables {
+        static T: [OnceLock<Tables>; 5] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
+        T[rule.index()].get_or_init(|| Tables::build(rule, EvalParams::default()))
+    }
+}

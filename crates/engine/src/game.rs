@@ -1,0 +1,312 @@
+//! A game: a board plus the game-level rules (results, renju fouls, no moves after the end).
+
+use crate::board::{Board, ForbiddenKind, MoveError};
+use crate::notation::{format_pos, parse_moves, tokenize, NotationError};
+use crate::types::{Color, Pos, Rule};
+use std::fmt;
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    /// One side won.
+    Win {
+        /// The winner.
+        winner: Color,
+        /// The winning five (or longer line); empty when Black lost by a forbidden move.
+        line: Vec<Pos>,
+        /// Set when White won because Black played a forbidden point.
+        foul: Option<ForbiddenKind>,
+    },
+    /// The board filled up with no winner.
+    Draw,
+}
+
+/// Why a move could not be played in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// The text of a move could not be read.
+    Notation(NotationError),
+    /// The point is off the board.
+    OffBoard {
+        /// The point as written.
+        token: String,
+    },
+    /// The point already holds a stone.
+    Occupied {
+        /// The point as written.
+        token: String,
+        /// 1-based number of the move in the input (0 when not from a list).
+        move_number: usize,
+    },
+    /// The game has already ended.
+    GameOver {
+        /// The move that came too late, as written.
+        token: String,
+        /// 1-based number of the move in the input (0 when not from a list).
+        move_number: usize,
+    },
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Notation(e) => e.fmt(f),
+            GameError::OffBoard { token } => write!(f, "'{token}': off the board"),
+            GameError::Occupied {
+                token,
+                move_number: 0,
+            } => {
+                write!(f, "'{token}': the point is already occupied")
+            }
+            GameError::Occupied { token, move_number } => {
+                write!(
+                    f,
+                    "move {move_number} '{token}': the point is already occupied"
+                )
+            }
+            GameError::GameOver {
+                token,
+                move_number: 0,
+            } => {
+                write!(f, "'{token}': the game is already over")
+            }
+            GameError::GameOver { token, move_number } => {
+                write!(f, "move {move_number} '{token}': the game is already over")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+impl From<NotationError> for GameError {
+    fn from(e: NotationError) -> Self {
+        GameError::Notation(e)
+    }
+}
+
+/// A game in progress: a board, its result once decided, and undone moves for redo.
+#[derive(Clone, Debug)]
+pub struct Game {
+    board: Board,
+    results: Vec<Option<GameResult>>,
+    redo: Vec<Pos>,
+}
+
+impl Game {
+    /// A new game on an empty board.
+    ///
+    /// # Errors
+    /// When the size is out of range.
+    pub fn new(size: usize, rule: Rule) -> Result<Game, NotationError> {
+        Ok(Game {
+            board: Board::new(size, rule)?,
+            results: vec![None],
+            redo: Vec::new(),
+        })
+    }
+
+    /// A game after the moves of a position string (see [`crate::notation`]).
+    ///
+    /// # Errors
+    /// The first token that is malformed, off the board, on an occupied point, or after the end
+    /// of the game; the message names the token and the move number.
+    pub fn from_position(size: usize, rule: Rule, text: &str) -> Result<Game, GameError> {
+        let mut g = Game::new(size, rule)?;
+        let tokens = tokenize(text)?;
+        let moves = parse_moves(text, size)?;
+        for (n, (p, tok)) in moves.into_iter().zip(tokens).enumerate() {
+            g.play_numbered(p, &tok, n + 1)?;
+        }
+        Ok(g)
+    }
+
+    /// A diagram set up from moves: the stones are placed in order (passes switch the side to
+    /// move) with no game-level rules, so fives, fouls and later moves are all accepted; the
+    /// result of the set-up position is left open. This is how the shared datasets are read.
+    ///
+    /// # Errors
+    /// Off-board or occupied points.
+    pub fn setup(size: usize, rule: Rule, moves: &[Pos]) -> Result<Game, GameError> {
+        let mut g = Game::new(size, rule)?;
+        for (n, &p) in moves.iter().enumerate() {
+            let token = format_pos(p, size);
+            if p.is_pass() {
+                g.board.pass();
+            } else {
+                g.board.try_play(p).map_err(|e| match e {
+                    MoveError::OffBoard(_) => GameError::OffBoard { token },
+                    MoveError::Occupied(_) => GameError::Occupied {
+                        token,
+                        move_number: n + 1,
+                    },
+                })?;
+            }
+            g.results.push(None);
+        }
+        Ok(g)
+    }
+
+    /// The board.
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The board, mutable (for forbidden-point queries; do not play moves through it).
+    pub fn board_mut(&mut self) -> &mut Board {
+        &mut self.board
+    }
+
+    /// The result, once the game is over.
+    #[must_use]
+    pub fn result(&self) -> Option<&GameResult> {
+        self.results.last().and_then(Option::as_ref)
+    }
+
+    /// Whether the game is over.
+    #[must_use]
+    pub fn is_over(&self) -> bool {
+        self.result().is_some()
+    }
+
+    /// Plays `p` (a pass when [`Pos::PASS`]) for the side to move and returns the result if the
+    /// game ended. Under renju a forbidden point played by Black loses the game for Black.
+    ///
+    /// # Errors
+    /// Off-board or occupied points and moves after the end; the game is unchanged then.
+    pub fn play(&mut self, p: Pos) -> Result<Option<&GameResult>, GameError> {
+        let tok = format_pos(p, self.board.size());
+        self.play_numbered(p, &tok, 0)?;
+        self.redo.clear();
+        Ok(self.result())
+    }
+
+    fn play_numbered(&mut self, p: Pos, token: &str, n: usize) -> Result<(), GameError> {
+        if self.is_over() {
+            return Err(GameError::GameOver {
+                token: token.to_string(),
+                move_number: n,
+            });
+        }
+        if p.is_pass() {
+            self.board.pass();
+            self.results.push(None);
+            return Ok(());
+        }
+        let color = self.board.to_move();
+        let foul = if color == Color::Black {
+            self.board.forbidden_kind(p)
+        } else {
+            None
+        };
+        match self.board.try_play(p) {
+            Ok(()) => {}
+            Err(MoveError::OffBoard(_)) => {
+                return Err(GameError::OffBoard {
+                    token: token.to_string(),
+                })
+            }
+            Err(MoveError::Occupied(_)) => {
+                return Err(GameError::Occupied {
+                    token: token.to_string(),
+                    move_number: n,
+                })
+            }
+        }
+        let result = if let Some(kind) = foul {
+            Some(GameResult::Win {
+                winner: Color::White,
+                line: Vec::new(),
+                foul: Some(kind),
+            })
+        } else if let Some(line) = self.board.winning_line(p) {
+            Some(GameResult::Win {
+                winner: color,
+                line,
+                foul: None,
+            })
+        } else if self.board.is_full() {
+            Some(GameResult::Draw)
+        } else {
+            None
+        };
+        self.results.push(result);
+        Ok(())
+    }
+
+    /// Takes back the last move (keeping it for [`Game::redo`]).
+    pub fn undo(&mut self) -> Option<Pos> {
+        let p = self.board.undo()?;
+        self.results.pop();
+        self.redo.push(p);
+        Some(p)
+    }
+
+    /// Replays the last undone move.
+    pub fn redo(&mut self) -> Option<Pos> {
+        let p = self.redo.pop()?;
+        let tok = format_pos(p, self.board.size());
+        // the move was legal before it was undone, so it is legal again
+        self.play_numbered(p, &tok, 0).ok()?;
+        Some(p)
+    }
+
+    /// Moves that [`Game::redo`] would replay, next first.
+    #[must_use]
+    pub fn redo_stack(&self) -> Vec<Pos> {
+        self.redo.iter().rev().copied().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn five_wins_and_ends_the_game() {
+        let mut g = Game::from_position(15, Rule::Freestyle, "h8 a1 i8 a2 j8 a3 k8 a4").unwrap();
+        assert!(!g.is_over());
+        let r = g
+            .play(crate::notation::parse_pos("l8", 15).unwrap())
+            .unwrap()
+            .cloned();
+        match r {
+            Some(GameResult::Win {
+                winner: Color::Black,
+                line,
+                foul: None,
+            }) => assert_eq!(line.len(), 5),
+            other => panic!("{other:?}"),
+        }
+        let e = g
+            .play(crate::notation::parse_pos("b2", 15).unwrap())
+            .unwrap_err();
+        assert!(e.to_string().contains("already over"));
+        g.undo();
+        assert!(!g.is_over());
+        assert!(g.redo().is_some());
+        assert!(g.is_over());
+    }
+
+    #[test]
+    fn errors_name_token_and_number() {
+        let e = Game::from_position(15, Rule::Renju, "h8 i9 h8").unwrap_err();
+        assert_eq!(e.to_string(), "move 3 'h8': the point is already occupied");
+        let e = Game::from_position(15, Rule::Renju, "h8 i9 z8").unwrap_err();
+        assert!(e.to_string().contains("'z8'"), "{e}");
+        let e =
+            Game::from_position(15, Rule::Freestyle, "a1 b1 a2 b2 a3 b3 a4 b4 a5 b5").unwrap_err();
+        assert_eq!(e.to_string(), "move 10 'b5': the game is already over");
+    }
+
+    #[test]
+    fn standard_overline_does_not_win() {
+        let g =
+            Game::from_position(15, Rule::Standard, "a1 b1 a2 b2 a3 b3 a5 b5 a6 b6 a4").unwrap();
+        assert!(!g.is_over());
+        let g =
+            Game::from_position(15, Rule::Freestyle, "a1 b1 a2 b2 a3 b3 a5 b5 a6 b6 a4").unwrap();
+        assert!(g.is_over());
+    }
+}

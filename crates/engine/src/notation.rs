@@ -1,0 +1,283 @@
+//! Coordinates and position strings.
+//!
+//! Two notations are supported:
+//! - `h8` style: column letter from the left (`a`, `b`, ... with no letter skipped), row number
+//!   from the BOTTOM, so `h8` is the centre of 15x15;
+//! - Gomocup `x,y`: both 0-based, `y` from the TOP (`h8` on 15x15 is `7,7`, `a1` is `0,14`).
+//!
+//! A position string lists moves in play order, Black first, `--` for a pass, written either with
+//! spaces (`h8 i9 j10`) or without (`h8i9j10`).
+
+use crate::types::{Pos, MAX_SIZE, MIN_SIZE};
+use std::fmt;
+
+/// Errors from parsing coordinates, position strings, sizes and rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotationError {
+    /// A token that is not a coordinate at all.
+    Malformed {
+        /// The offending text.
+        token: String,
+        /// Why it was rejected.
+        reason: &'static str,
+    },
+    /// A well-formed coordinate that lies outside the board.
+    OffBoard {
+        /// The offending text.
+        token: String,
+        /// The board size.
+        size: usize,
+    },
+    /// A board size outside the supported range.
+    SizeOutOfRange(usize),
+    /// A rule name that is not known.
+    UnknownRule(String),
+}
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NotationError::Malformed { token, reason } => write!(f, "'{token}': {reason}"),
+            NotationError::OffBoard { token, size } => {
+                write!(f, "'{token}': off the {size}x{size} board")
+            }
+            NotationError::SizeOutOfRange(n) => {
+                write!(
+                    f,
+                    "board size {n} is out of range ({MIN_SIZE} to {MAX_SIZE})"
+                )
+            }
+            NotationError::UnknownRule(r) => write!(
+                f,
+                "'{r}': unknown rule (expected freestyle, standard, renju, caro5 or caro6)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NotationError {}
+
+/// Checks a board size.
+///
+/// # Errors
+/// [`NotationError::SizeOutOfRange`] outside 5..=22.
+pub fn check_size(size: usize) -> Result<usize, NotationError> {
+    if (MIN_SIZE..=MAX_SIZE).contains(&size) {
+        Ok(size)
+    } else {
+        Err(NotationError::SizeOutOfRange(size))
+    }
+}
+
+/// Formats a point in `h8` style on a board of `size`. A pass is `--`.
+#[must_use]
+pub fn format_pos(p: Pos, size: usize) -> String {
+    if p.is_pass() {
+        return "--".to_string();
+    }
+    if !p.is_point() {
+        return "none".to_string();
+    }
+    let col = (b'a' + p.x() as u8) as char;
+    format!("{col}{}", size - p.y())
+}
+
+/// Formats a point as Gomocup `x,y`.
+#[must_use]
+pub fn format_xy(p: Pos) -> String {
+    format!("{},{}", p.x(), p.y())
+}
+
+/// Formats a move list as a position string with spaces.
+#[must_use]
+pub fn format_moves(moves: &[Pos], size: usize) -> String {
+    moves
+        .iter()
+        .map(|&p| format_pos(p, size))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Parses one `h8`-style point (case-insensitive) on a board of `size`.
+///
+/// # Errors
+/// [`NotationError::Malformed`] when the token is not a letter followed by a number,
+/// [`NotationError::OffBoard`] when it lies outside the board.
+pub fn parse_pos(token: &str, size: usize) -> Result<Pos, NotationError> {
+    let t = token.trim();
+    let mut chars = t.chars();
+    let Some(letter) = chars.next() else {
+        return Err(NotationError::Malformed {
+            token: t.to_string(),
+            reason: "empty coordinate",
+        });
+    };
+    if !letter.is_ascii_alphabetic() {
+        return Err(NotationError::Malformed {
+            token: t.to_string(),
+            reason: "a coordinate starts with a column letter",
+        });
+    }
+    let digits: &str = chars.as_str();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 3 {
+        return Err(NotationError::Malformed {
+            token: t.to_string(),
+            reason: "a column letter must be followed by a row number",
+        });
+    }
+    let row: usize = digits.parse().map_err(|_| NotationError::Malformed {
+        token: t.to_string(),
+        reason: "bad row number",
+    })?;
+    let x = (letter.to_ascii_lowercase() as u8 - b'a') as usize;
+    if x >= size || row == 0 || row > size {
+        return Err(NotationError::OffBoard {
+            token: t.to_string(),
+            size,
+        });
+    }
+    Ok(Pos::new(x, size - row))
+}
+
+/// Parses a Gomocup `x,y` point on a board of `size`.
+///
+/// # Errors
+/// [`NotationError::Malformed`] unless two comma-separated integers,
+/// [`NotationError::OffBoard`] outside the board.
+pub fn parse_xy(token: &str, size: usize) -> Result<Pos, NotationError> {
+    let t = token.trim();
+    let mut it = t.split(',');
+    let (Some(a), Some(b), None) = (it.next(), it.next(), it.next()) else {
+        return Err(NotationError::Malformed {
+            token: t.to_string(),
+            reason: "expected x,y",
+        });
+    };
+    let parse = |s: &str| -> Result<i64, NotationError> {
+        s.trim()
+            .parse::<i64>()
+            .map_err(|_| NotationError::Malformed {
+                token: t.to_string(),
+                reason: "x and y must be integers",
+            })
+    };
+    let (x, y) = (parse(a)?, parse(b)?);
+    if x < 0 || y < 0 || x >= size as i64 || y >= size as i64 {
+        return Err(NotationError::OffBoard {
+            token: t.to_string(),
+            size,
+        });
+    }
+    Ok(Pos::new(x as usize, y as usize))
+}
+
+/// Splits a position string into move tokens: whitespace and commas separate tokens, and a
+/// token such as `h8i9j10` is cut before each letter. `--` is a pass.
+///
+/// # Errors
+/// [`NotationError::Malformed`] for characters that cannot start or continue a move.
+pub fn tokenize(text: &str) -> Result<Vec<String>, NotationError> {
+    let mut out = Vec::new();
+    for word in text.split(|c: char| c.is_whitespace() || c == ',' || c == ';') {
+        let bytes: Vec<char> = word.chars().collect();
+        let mut i = 0;
+        while i < bytes.len() {
+            let c = bytes[i];
+            if c == '-' {
+                if i + 1 < bytes.len() && bytes[i + 1] == '-' {
+                    out.push("--".to_string());
+                    i += 2;
+                    continue;
+                }
+                return Err(NotationError::Malformed {
+                    token: word.to_string(),
+                    reason: "a pass is written '--'",
+                });
+            }
+            if c.is_ascii_alphabetic() {
+                let mut j = i + 1;
+                while j < bytes.len() && bytes[j].is_ascii_digit() {
+                    j += 1;
+                }
+                out.push(bytes[i..j].iter().collect());
+                i = j;
+                continue;
+            }
+            let bad: String = bytes[i..].iter().collect();
+            return Err(NotationError::Malformed {
+                token: if bad.is_empty() {
+                    word.to_string()
+                } else {
+                    bad
+                },
+                reason: "expected a move like h8 or a pass '--'",
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Parses a position string into points (passes as [`Pos::PASS`]) for a board of `size`. Whether
+/// the moves can be played (empty points, game not over) is checked when they are played.
+///
+/// # Errors
+/// The first malformed or off-board token.
+pub fn parse_moves(text: &str, size: usize) -> Result<Vec<Pos>, NotationError> {
+    tokenize(text)?
+        .iter()
+        .map(|t| {
+            if t == "--" {
+                Ok(Pos::PASS)
+            } else {
+                parse_pos(t, size)
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn h8_is_centre() {
+        let p = parse_pos("h8", 15).unwrap();
+        assert_eq!((p.x(), p.y()), (7, 7));
+        assert_eq!(format_pos(p, 15), "h8");
+        assert_eq!(format_xy(parse_pos("a1", 15).unwrap()), "0,14");
+        assert_eq!(format_xy(parse_pos("a15", 15).unwrap()), "0,0");
+        assert_eq!(parse_xy("7,7", 15).unwrap(), p);
+        assert_eq!(format_pos(parse_pos("V22", 22).unwrap(), 22), "v22");
+    }
+
+    #[test]
+    fn both_spellings() {
+        let a = parse_moves("h8 i9 j10 -- a1", 15).unwrap();
+        let b = parse_moves("h8i9j10--a1", 15).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.len(), 5);
+        assert!(a[3].is_pass());
+        assert_eq!(format_moves(&a, 15), "h8 i9 j10 -- a1");
+    }
+
+    #[test]
+    fn errors_name_the_token() {
+        let e = parse_moves("h8 p8", 15).unwrap_err();
+        assert_eq!(e.to_string(), "'p8': off the 15x15 board");
+        let e = parse_moves("h8 h16", 15).unwrap_err();
+        assert!(e.to_string().contains("'h16'"));
+        let e = parse_moves("h8 h0", 15).unwrap_err();
+        assert!(e.to_string().contains("'h0'"));
+        let e = parse_moves("h8 8h", 15).unwrap_err();
+        assert!(e.to_string().contains("8h"), "{e}");
+        let e = parse_moves("h8 h", 15).unwrap_err();
+        assert!(e.to_string().contains("'h'"), "{e}");
+        let e = parse_moves("h8 -", 15).unwrap_err();
+        assert!(e.to_string().contains("'-'"), "{e}");
+        assert!(parse_xy("15,0", 15).is_err());
+        assert!(parse_xy("-1,0", 15).is_err());
+        assert!(parse_xy("a,b", 15).is_err());
+        assert!(parse_xy("1,2,3", 15).is_err());
+        assert!(check_size(4).is_err() && check_size(23).is_err() && check_size(20).is_ok());
+    }
+}

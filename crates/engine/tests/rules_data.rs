@@ -1,0 +1,213 @@
+//! Table-driven tests over the rule datasets: the copies kept in `tests/data/` always, and the
+//! shared originals in `../shared/data/rules/` too when that folder is present. Every failing
+//! case is reported with its file and line.
+
+use gomoku_engine::record::Record;
+use gomoku_engine::{Color, ForbiddenKind, Game, GameResult, Pos};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+fn data_files(name: &str) -> Vec<PathBuf> {
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut v = vec![here.join("tests/data").join(name)];
+    let shared = here.join("../../../shared/data/rules").join(name);
+    if shared.exists() {
+        v.push(shared);
+    }
+    v
+}
+
+/// Runs `check` on every record of the named dataset; returns the number of cases.
+fn for_each_case(name: &str, mut check: impl FnMut(&Record) -> Result<(), String>) -> usize {
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for path in data_files(name) {
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        for (i, line) in text.lines().enumerate() {
+            if Record::is_blank(line) {
+                continue;
+            }
+            n += 1;
+            let outcome = Record::parse(line)
+                .map_err(|e| e.to_string())
+                .and_then(|r| check(&r));
+            if let Err(why) = outcome {
+                failures.push(format!("{}:{}: {why}\n    {line}", path.display(), i + 1));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {n} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    n
+}
+
+fn game_of(r: &Record) -> Result<Game, String> {
+    r.game()
+        .map_err(|e| format!("position does not replay: {e}"))
+}
+
+fn names(r: &Record, pts: &BTreeSet<Pos>) -> String {
+    let v: Vec<String> = pts
+        .iter()
+        .map(|&p| gomoku_engine::notation::format_pos(p, r.size))
+        .collect();
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(",")
+    }
+}
+
+#[test]
+fn renju_forbidden_complete_sets() {
+    let n = for_each_case("renju-forbidden-mintaka.txt", |r| {
+        let mut g = game_of(r)?;
+        let found = g.board_mut().forbidden_points();
+        for (key, kind) in [
+            ("forbidden33", ForbiddenKind::DoubleThree),
+            ("forbidden44", ForbiddenKind::DoubleFour),
+            ("overline", ForbiddenKind::Overline),
+        ] {
+            let want: BTreeSet<Pos> = r
+                .points(r.get(key).ok_or(format!("missing {key}"))?)
+                .map_err(|e| e.to_string())?
+                .into_iter()
+                .collect();
+            let got: BTreeSet<Pos> = found.iter().filter(|f| f.1 == kind).map(|f| f.0).collect();
+            if r.get("complete") == Some("yes") {
+                if want != got {
+                    return Err(format!(
+                        "{key}: expected {} got {}",
+                        names(r, &want),
+                        names(r, &got)
+                    ));
+                }
+            } else if !want.is_subset(&got) {
+                return Err(format!(
+                    "{key}: expected at least {} got {}",
+                    names(r, &want),
+                    names(r, &got)
+                ));
+            }
+        }
+        Ok(())
+    });
+    assert!(n >= 13);
+}
+
+#[test]
+fn renju_forbidden_single_points() {
+    for_each_case("renju-forbidden-katagomo.txt", |r| {
+        let mut g = game_of(r)?;
+        let side = match r.get("side") {
+            Some("white") => Color::White,
+            _ => Color::Black,
+        };
+        let check = |g: &mut Game, list: &str, want_forbidden: bool| -> Result<(), String> {
+            for p in r.points(list).map_err(|e| e.to_string())? {
+                let forbidden = side == Color::Black && g.board_mut().is_forbidden(p);
+                if forbidden != want_forbidden {
+                    return Err(format!(
+                        "{}: expected {} for {side}",
+                        gomoku_engine::notation::format_pos(p, r.size),
+                        if want_forbidden { "forbidden" } else { "legal" }
+                    ));
+                }
+                if !g.board().is_empty(p) {
+                    return Err("point is occupied".into());
+                }
+            }
+            Ok(())
+        };
+        if let Some(v) = r.get("illegal") {
+            check(&mut g, v, true)?;
+        }
+        if let Some(v) = r.get("legal") {
+            check(&mut g, v, false)?;
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn rule_queries_every_rule() {
+    let mut rules_seen = BTreeSet::new();
+    let n = for_each_case("rule-queries-alphagomoku.txt", |r| {
+        rules_seen.insert(r.rule.name());
+        let mut g = game_of(r)?;
+        let play = r.get("play").ok_or("missing play")?;
+        let (who, point) = play.split_at(1);
+        let color = if who == "X" {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let p = gomoku_engine::notation::parse_pos(point, r.size).map_err(|e| e.to_string())?;
+        let expect = r.get("expect").ok_or("missing expect")?;
+        match r.get("query") {
+            Some("forbidden") => {
+                let got = color == Color::Black && g.board_mut().is_forbidden(p);
+                let want = expect == "yes";
+                if got != want {
+                    return Err(format!("forbidden: expected {expect}, got {got}"));
+                }
+            }
+            Some("outcome") => {
+                if g.board().to_move() != color {
+                    g.play(Pos::PASS).map_err(|e| e.to_string())?;
+                }
+                let res = g.play(p).map_err(|e| e.to_string())?.cloned();
+                let got = match res {
+                    Some(GameResult::Win {
+                        winner: Color::Black,
+                        ..
+                    }) => "CROSS_WIN",
+                    Some(GameResult::Win {
+                        winner: Color::White,
+                        ..
+                    }) => "CIRCLE_WIN",
+                    Some(GameResult::Draw) => "DRAW",
+                    None => "UNKNOWN",
+                };
+                if got != expect {
+                    return Err(format!("outcome: expected {expect}, got {got}"));
+                }
+            }
+            other => return Err(format!("unknown query {other:?}")),
+        }
+        Ok(())
+    });
+    assert!(n >= 134);
+    for rule in ["freestyle", "standard", "renju", "caro5", "caro6"] {
+        assert!(rules_seen.contains(rule), "no query for {rule}");
+    }
+}
+
+#[test]
+fn full_board_renju_game_is_a_draw_without_fouls() {
+    for_each_case("renju-draw-full-board.txt", |r| {
+        let mut g = Game::new(r.size, r.rule).map_err(|e| e.to_string())?;
+        for (i, &p) in r.moves.iter().enumerate() {
+            if g.board().to_move() == Color::Black && g.board_mut().is_forbidden(p) {
+                return Err(format!("move {} is a forbidden black move", i + 1));
+            }
+            g.play(p).map_err(|e| format!("move {}: {e}", i + 1))?;
+            if i + 1 < r.moves.len() && g.is_over() {
+                return Err(format!(
+                    "game ended early at move {}: {:?}",
+                    i + 1,
+                    g.result()
+                ));
+            }
+        }
+        match (g.result(), r.get("outcome")) {
+            (Some(GameResult::Draw), Some("draw")) => Ok(()),
+            (res, want) => Err(format!("expected {want:?}, got {res:?}")),
+        }
+    });
+}
