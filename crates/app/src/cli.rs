@@ -17,6 +17,8 @@ pub struct Cli {
 pub enum Command {
     /// Print a position: the board, side to move, result and renju forbidden points.
     Position(crate::commands::position::Args),
+    /// Search a position and print the progress and the chosen move.
+    Think(crate::commands::think::Args),
     /// Measure make+unmake throughput of the board (moves per second).
     BenchBoard(crate::commands::bench_board::Args),
 }

@@ -10,6 +10,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Some(Command::Position(a)) => commands::position::run(a),
         Some(Command::BenchBoard(a)) => commands::bench_board::run(a),
+        Some(Command::Think(a)) => commands::think::run(a),
         None => {
             eprintln!("the web board is not built yet; see `gomoku --help`");
             Ok(())

@@ -13,7 +13,8 @@
 use crate::eval::{PcodeEntry, Tables};
 use crate::notation::{check_size, format_pos, NotationError};
 use crate::pattern::{
-    completion_offsets, pcode_tables, rule_table, Pattern, Pattern4, RuleTable, HALF, NUM_PATTERNS,
+    completion_offsets, pcode_tables, rule_table, Pattern, Pattern4, RuleTable, HALF, NUM_PATTERN4,
+    NUM_PATTERNS,
 };
 use crate::types::{Cell, Color, Dir, Pos, Rule, DEFAULT_SIZE, NUM_CELLS, PAD, STRIDE};
 use std::fmt;
@@ -61,6 +62,7 @@ struct PlyState {
     saved_start: u32,
     value: [i32; 2],
     rect: [u8; 4],
+    p4_count: [[u16; NUM_PATTERN4]; 2],
 }
 
 /// The kinds of renju forbidden points of Black.
@@ -164,6 +166,19 @@ const NEAR_OFFSETS: [i32; 32] = {
     t
 };
 
+/// [`NEAR_OFFSETS`] as one little-endian word per row (dy = -3..=3), byte `dx + 3` set.
+const NEAR_ROWS: [u64; 7] = {
+    let mut rows = [0u64; 7];
+    let mut n = 0;
+    while n < NEAR_OFFSETS.len() {
+        let o = NEAR_OFFSETS[n] + 3 * STRIDE as i32 + 3;
+        let (r, c) = (o / STRIDE as i32, o % STRIDE as i32);
+        rows[r as usize] |= 1u64 << (8 * c);
+        n += 1;
+    }
+    rows
+};
+
 #[inline]
 fn line_id(d: usize, i: usize) -> (usize, u32) {
     let (x, y) = (i % STRIDE, i / STRIDE);
@@ -200,6 +215,8 @@ pub struct Board {
     stones: usize,
     /// Bounding rectangle (x0, y0, x1, y1, inclusive) of candidate points; x0 > x1 when empty.
     rect: [u8; 4],
+    /// Number of empty points of each threat class, per colour.
+    p4_count: [[u16; NUM_PATTERN4]; 2],
     /// How far along a line a stone changes patterns: 4 in freestyle (fives or more count, so
     /// the point past a five is irrelevant), 5 under rules that judge overlines or blocked ends.
     reach: usize,
@@ -261,6 +278,7 @@ impl Board {
             value: [0; 2],
             stones: 0,
             rect: [u8::MAX, u8::MAX, 0, 0],
+            p4_count: [[0; NUM_PATTERN4]; 2],
             reach: if rule == Rule::Freestyle {
                 HALF - 1
             } else {
@@ -416,6 +434,23 @@ impl Board {
         self.pcode_index[self.info[p.index()].code[color.index()] as usize] as usize
     }
 
+    /// Number of empty points where `color` has threat class `class` (kept incrementally).
+    #[inline]
+    #[must_use]
+    pub fn threat_count(&self, color: Color, class: Pattern4) -> u32 {
+        u32::from(self.p4_count[color.index()][class as usize])
+    }
+
+    /// Number of empty points where `color` has a threat class of at least `class`.
+    #[inline]
+    #[must_use]
+    pub fn threat_count_at_least(&self, color: Color, class: Pattern4) -> u32 {
+        self.p4_count[color.index()][class as usize..]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum()
+    }
+
     /// Sum of the point values of `color` over all empty points (kept incrementally).
     #[inline]
     #[must_use]
@@ -522,6 +557,7 @@ impl Board {
             saved_start: self.saved_pos.len() as u32,
             value: self.value,
             rect: self.rect,
+            p4_count: self.p4_count,
         });
         self.moves.push(Pos::PASS);
         self.to_move = color.opponent();
@@ -554,6 +590,7 @@ impl Board {
             saved_start: self.saved_pos.len() as u32,
             value: self.value,
             rect: self.rect,
+            p4_count: self.p4_count,
         });
         self.moves.push(p);
 
@@ -564,6 +601,8 @@ impl Board {
         self.value[0] -= self.entry[0][old.code[0] as usize].value;
         self.value[1] -= self.entry[1][old.code[1] as usize].value;
         self.info[i] = NEUTRAL;
+        self.p4_count[0][old.p4[0] as usize] -= 1;
+        self.p4_count[1][old.p4[1] as usize] -= 1;
 
         let bits = c as u64 + 1;
         self.cells[i] = bits as u8;
@@ -586,13 +625,9 @@ impl Board {
             for j in HALF - reach..HALF + reach {
                 let k = if j < HALF { j as u32 } else { j as u32 + 1 };
                 // window of the point at line offset off - HALF + k, starting at off - 2*HALF + k;
-                // points at the board edge read wall bits, never past bit 63
+                // for wall points the start wraps and the key is garbage, but never used
                 let start = (off + k).wrapping_sub(2 * HALF as u32);
-                let k22 = if start < 64 {
-                    (line >> (2 * start)) as u32 & 0x3F_FFFF
-                } else {
-                    0
-                };
+                let k22 = line.wrapping_shr(start.wrapping_mul(2)) as u32 & 0x3F_FFFF;
                 let k20 = (k22 & 0x3FF) | ((k22 >> 12) << 10);
                 np[d][j] = self.pat_table.get(k20);
             }
@@ -603,9 +638,7 @@ impl Board {
         }
         self.value[0] += dv[0];
         self.value[1] += dv[1];
-        for o in NEAR_OFFSETS {
-            self.near[(i as i32 + o) as usize] += 1;
-        }
+        self.add_near(i, false);
         self.grow_rect(p);
         #[cfg(debug_assertions)]
         self.debug_check_local(p);
@@ -623,6 +656,7 @@ impl Board {
         }
         self.value = st.value;
         self.rect = st.rect;
+        self.p4_count = st.p4_count;
         let bits = c as u64 + 1;
         self.cells[i] = EMPTY;
         for d in 0..4 {
@@ -635,9 +669,7 @@ impl Board {
         }
         self.to_move = st.prev_to_move;
         self.stones -= 1;
-        for o in NEAR_OFFSETS {
-            self.near[(i as i32 + o) as usize] -= 1;
-        }
+        self.add_near(i, true);
         #[cfg(debug_assertions)]
         self.debug_check_local(st.pos);
     }
@@ -680,9 +712,28 @@ impl Board {
                     };
                     dv[col] += e_new.value - e_old.value;
                     inf.code[col] = code;
-                    inf.p4[col] = e_new.p4;
+                    if inf.p4[col] != e_new.p4 {
+                        self.p4_count[col][inf.p4[col] as usize] -= 1;
+                        self.p4_count[col][e_new.p4 as usize] += 1;
+                        inf.p4[col] = e_new.p4;
+                    }
                 }
             }
+        }
+    }
+
+    /// Adds (or removes) one to the near count of the neighbourhood of `i`: seven rows, each
+    /// updated as one 8-byte word (counts stay far below 256, so bytes never carry).
+    #[inline(always)]
+    fn add_near(&mut self, i: usize, remove: bool) {
+        for (r, &word) in NEAR_ROWS.iter().enumerate() {
+            let at = i + r * STRIDE - 3 * STRIDE - 3;
+            let bytes: &mut [u8; 8] = (&mut self.near[at..at + 8])
+                .try_into()
+                .expect("eight bytes inside the array");
+            let v = u64::from_le_bytes(*bytes);
+            let v = if remove { v - word } else { v + word };
+            *bytes = v.to_le_bytes();
         }
     }
 
@@ -727,9 +778,14 @@ impl Board {
 
     fn recompute_all_points(&mut self) {
         self.value = [0; 2];
+        self.p4_count = [[0; NUM_PATTERN4]; 2];
         for i in 0..NUM_CELLS {
             let inf = self.fresh_info(i);
             self.info[i] = inf;
+            if self.cells[i] == EMPTY {
+                self.p4_count[0][inf.p4[0] as usize] += 1;
+                self.p4_count[1][inf.p4[1] as usize] += 1;
+            }
             for col in 0..2 {
                 self.value[col] += self.entry[col][inf.code[col] as usize].value;
             }
@@ -952,6 +1008,30 @@ impl Board {
         self.take(st);
         debug_assert_eq!(self.moves.len(), saved_moves);
         (real >= 2).then_some(ForbiddenKind::DoubleThree)
+    }
+
+    /// The threat class of `p` for `color` with renju Black's possible double threes decided:
+    /// [`Pattern4::Forbid`] when forbidden, otherwise the class the point really has (one of its
+    /// threes does not count).
+    pub fn resolved_threat(&mut self, p: Pos, color: Color) -> Pattern4 {
+        let t = self.threat(p, color);
+        if t != Pattern4::Flex3x2 || self.rule != Rule::Renju || color != Color::Black {
+            return t;
+        }
+        if self.is_forbidden(p) {
+            return Pattern4::Forbid;
+        }
+        let mut pats = self.patterns(p, color);
+        if let Some(x) = pats.iter_mut().find(|x| **x == Pattern::F3) {
+            *x = Pattern::B3;
+        }
+        let t = crate::pattern::combine(self.rule, color, pats);
+        // with one three left, a remaining pair of threes cannot occur; guard anyway
+        if t == Pattern4::Flex3x2 {
+            Pattern4::Flex3Plus
+        } else {
+            t
+        }
     }
 
     /// All forbidden points of Black with their kinds (empty unless the rule is renju).

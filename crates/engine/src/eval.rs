@@ -36,10 +36,10 @@ pub struct EvalParams {
 
 // Named defaults, in pattern order:
 // Dead, Overline, DoubleFourLine, B1, F1, B2, F2, F2A, B3, F3, B4, F4, F5
-const PATTERN_VALUE: [i32; NUM_PATTERNS] = [0, 0, 0, 1, 3, 5, 12, 15, 14, 30, 32, 70, 140];
+const PATTERN_VALUE: [i32; NUM_PATTERNS] = [0, 0, 0, 0, 1, 1, 2, 3, 3, 12, 14, 60, 200];
 // None, Forbid, Flex2, Block3, Flex2x2, Block3Plus, Flex3, Flex3Plus, Flex3x2, Block4,
 // Block4Plus, Block4Flex3, Flex4, Five
-const PATTERN4_VALUE: [i32; NUM_PATTERN4] = [0, 0, 2, 2, 8, 10, 6, 20, 40, 4, 16, 60, 80, 100];
+const PATTERN4_VALUE: [i32; NUM_PATTERN4] = [0, 0, 1, 1, 4, 4, 4, 12, 30, 4, 12, 50, 80, 100];
 const ATTACK_SCORE: [i32; NUM_PATTERN4] = [
     0, -10_000, 20, 16, 60, 70, 100, 240, 400, 120, 300, 1000, 2500, 10_000,
 ];
@@ -170,4 +170,20 @@ impl Tables {
         ];
         T[rule.index()].get_or_init(|| Tables::build(rule, EvalParams::default()))
     }
+}
+
+/// Static evaluation of `board` for the side to move: the point values of both colours
+/// (weighted), plus a tempo bonus.
+#[inline]
+#[must_use]
+pub fn evaluate(board: &crate::Board) -> i32 {
+    let us = board.to_move();
+    let p = &board.tables().params;
+    let v = (board.value_sum(us) * p.self_weight - board.value_sum(us.opponent()) * p.oppo_weight)
+        / 16
+        + p.tempo;
+    v.clamp(
+        -crate::search::score::WIN_MIN + 1,
+        crate::search::score::WIN_MIN - 1,
+    )
 }

@@ -17,10 +17,16 @@ pub mod game;
 pub mod notation;
 pub mod pattern;
 pub mod record;
+pub mod search;
+pub mod study;
 pub mod types;
+pub mod vcf;
 
 pub use board::{Board, ForbiddenKind, MoveError};
 pub use game::{Game, GameError, GameResult};
 pub use notation::NotationError;
 pub use pattern::{Pattern, Pattern4};
+pub use search::{
+    Engine, EngineConfig, Limits, SearchEvent, SearchInfo, SearchOptions, SearchResult,
+};
 pub use types::{Cell, Color, Dir, Pos, Rule, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};

@@ -119,7 +119,9 @@ pub enum Pattern4 {
     Flex3,
     /// A free three and another blocked three or free two.
     Flex3Plus,
-    /// Two free threes (for renju Black a candidate forbidden point: the board decides).
+    /// Two free threes. For renju Black any point with two free threes (even with a four) is in
+    /// this class: it is forbidden if two of the threes are real, which the board decides
+    /// ([`Board::resolved_threat`](crate::Board::resolved_threat)).
     Flex3x2,
     /// A four.
     Block4,
@@ -669,6 +671,10 @@ pub fn combine(rule: Rule, color: Color, p: [Pattern; 4]) -> Pattern4 {
     }
     if renju_black && (count(Pattern::Overline) > 0 || nf4 + nb4 + 2 * nd4 >= 2) {
         return Pattern4::Forbid;
+    }
+    if renju_black && nf3 >= 2 {
+        // two free threes (whatever else): forbidden if two are real; the board decides
+        return Pattern4::Flex3x2;
     }
     let fours = nf4 + nb4 + nd4;
     if nf4 > 0 || nd4 > 0 || fours >= 2 {

@@ -2,3 +2,4 @@
 
 pub mod bench_board;
 pub mod position;
+pub mod think;

@@ -1,0 +1,177 @@
+//! `gomoku think`: searches a position and prints the progress line by line, then the move.
+
+use anyhow::{bail, Result};
+use gomoku_engine::notation::{format_moves, format_pos};
+use gomoku_engine::search::format_score;
+use gomoku_engine::{Engine, EngineConfig, Game, Limits, Rule, SearchEvent, SearchOptions};
+use serde::Serialize;
+use std::sync::atomic::AtomicBool;
+
+/// Arguments of `gomoku think`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Rule: freestyle, standard, renju, caro5 or caro6.
+    #[arg(long, default_value = "freestyle", value_parser = crate::cli::parse_rule)]
+    pub rule: Rule,
+    /// Board size (5 to 22).
+    #[arg(long, default_value_t = 15, value_parser = crate::cli::parse_size)]
+    pub size: usize,
+    /// Time for the move in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub time_ms: u64,
+    /// Stop at this nominal depth.
+    #[arg(long)]
+    pub depth: Option<i32>,
+    /// Stop after this many nodes.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash_mb: usize,
+    /// Print one JSON object at the end instead of progress lines.
+    #[arg(long)]
+    pub json: bool,
+    /// Read the moves as a diagram (stones placed without game rules).
+    #[arg(long)]
+    pub diagram: bool,
+    /// Moves in play order, Black first, `--` for a pass.
+    #[arg(allow_hyphen_values = true)]
+    pub moves: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct IterationJson {
+    depth: i32,
+    seldepth: i32,
+    score: i32,
+    score_text: String,
+    nodes: u64,
+    nps: u64,
+    tt_hits: u64,
+    time_ms: u64,
+    pv: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct ThinkJson {
+    best_move: String,
+    score: i32,
+    score_text: String,
+    depth: i32,
+    seldepth: i32,
+    nodes: u64,
+    nps: u64,
+    tt_hits: u64,
+    time_ms: u64,
+    pv: Vec<String>,
+    iterations: Vec<IterationJson>,
+}
+
+/// Runs the command.
+///
+/// # Errors
+/// Bad moves, a finished game or a full board.
+pub fn run(args: &Args) -> Result<()> {
+    let text = args.moves.join(" ");
+    let game = if args.diagram {
+        let moves = gomoku_engine::notation::parse_moves(&text, args.size)?;
+        Game::setup(args.size, args.rule, &moves)?
+    } else {
+        Game::from_position(args.size, args.rule, &text)?
+    };
+    if game.is_over() {
+        bail!("the game is already over: nothing to think about");
+    }
+    let board = game.board();
+    if board.is_full() {
+        bail!("the board is full");
+    }
+    if args.threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    let size = board.size();
+    let mut engine = Engine::new(EngineConfig {
+        hash_mb: args.hash_mb.max(1),
+        threads: args.threads,
+    });
+    let limits = Limits {
+        move_time_ms: Some(args.time_ms),
+        depth: args.depth,
+        nodes: args.nodes,
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut iterations = Vec::new();
+    let json = args.json;
+    if !json {
+        println!(
+            "position: {} {}x{} {}",
+            board.rule(),
+            size,
+            size,
+            format_moves(board.moves(), size)
+        );
+        println!("to move: {}", board.to_move());
+    }
+    let result = engine.search(board, &limits, &SearchOptions::default(), &stop, &mut |ev| {
+        if let SearchEvent::Iteration(i) = ev {
+            let pv: Vec<String> = i.pv.iter().map(|&p| format_pos(p, size)).collect();
+            if json {
+                iterations.push(IterationJson {
+                    depth: i.depth,
+                    seldepth: i.seldepth,
+                    score: i.score,
+                    score_text: format_score(i.score),
+                    nodes: i.nodes,
+                    nps: i.nps,
+                    tt_hits: i.tt_hits,
+                    time_ms: i.elapsed_ms,
+                    pv,
+                });
+            } else {
+                println!(
+                    "depth {:>2}/{:<2} score {:>9} nodes {:>10} nps {:>8} tt_hits {:>9} time {:>6}ms pv {}",
+                    i.depth,
+                    i.seldepth,
+                    format_score(i.score),
+                    i.nodes,
+                    i.nps,
+                    i.tt_hits,
+                    i.elapsed_ms,
+                    pv.join(" ")
+                );
+            }
+        }
+    });
+    let nps = result.stats.nodes * 1000 / result.elapsed_ms.max(1);
+    let best = format_pos(result.best_move, size);
+    if json {
+        let out = ThinkJson {
+            best_move: best,
+            score: result.score,
+            score_text: format_score(result.score),
+            depth: result.depth,
+            seldepth: result.seldepth,
+            nodes: result.stats.nodes,
+            nps,
+            tt_hits: result.stats.tt_hits,
+            time_ms: result.elapsed_ms,
+            pv: result.pv.iter().map(|&p| format_pos(p, size)).collect(),
+            iterations,
+        };
+        println!("{}", serde_json::to_string(&out)?);
+    } else {
+        println!(
+            "bestmove {best} score {} depth {} nodes {} nps {nps} tt_hits {} time {}ms",
+            format_score(result.score),
+            result.depth,
+            result.stats.nodes,
+            result.stats.tt_hits,
+            result.elapsed_ms
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,270 @@
+//! The search: iterative deepening PVS (NegaScout) with aspiration windows, a shared lockless
+//! transposition table, threat-aware move generation, VCF checks at the horizon, and Lazy SMP
+//! over several threads.
+//!
+//! The engine prints nothing: progress goes to a callback as [`SearchEvent`]s.
+
+pub mod movegen;
+pub mod score;
+pub mod time;
+pub mod tt;
+mod worker;
+
+pub use score::{format_score, is_decisive, moves_to_result, Score};
+pub use time::{Limits, TimeManager};
+pub use tt::TranspositionTable;
+
+use crate::board::Board;
+use crate::types::Pos;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use worker::{Shared, Worker};
+
+/// Deepest nominal depth the iterative deepening goes to.
+pub const MAX_DEPTH: i32 = 99;
+/// Deepest ply a search line may reach (extensions included).
+pub const MAX_PLY: usize = 128;
+
+/// Engine-wide settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// Transposition table size in megabytes.
+    pub hash_mb: usize,
+    /// Number of search threads.
+    pub threads: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            hash_mb: 64,
+            threads: 1,
+        }
+    }
+}
+
+/// Per-search options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Search every root move with a full window, so that each gets an exact value (slower;
+    /// for analysis), and report them after every iteration.
+    pub all_root_values: bool,
+    /// Report the (bounded) values of root moves after every iteration.
+    pub report_root_moves: bool,
+    /// Do not consider these root moves.
+    pub exclude: Vec<Pos>,
+}
+
+/// Counters of one search (all threads).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Nodes visited (main search, leaf threat searches included).
+    pub nodes: u64,
+    /// Transposition-table probes that found the position.
+    pub tt_hits: u64,
+    /// Transposition-table stores.
+    pub tt_stores: u64,
+    /// Beta cut-offs.
+    pub cutoffs: u64,
+    /// Beta cut-offs made by the first move tried.
+    pub first_move_cutoffs: u64,
+    /// Nodes of the VCF checks at the horizon (included in `nodes`).
+    pub vcf_nodes: u64,
+}
+
+impl SearchStats {
+    fn add(&mut self, o: &SearchStats) {
+        self.nodes += o.nodes;
+        self.tt_hits += o.tt_hits;
+        self.tt_stores += o.tt_stores;
+        self.cutoffs += o.cutoffs;
+        self.first_move_cutoffs += o.first_move_cutoffs;
+        self.vcf_nodes += o.vcf_nodes;
+    }
+}
+
+/// How exact a root move's value is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueBound {
+    /// The exact value at the searched depth.
+    Exact,
+    /// At most this value (the move was refuted by the search window).
+    Upper,
+    /// At least this value.
+    Lower,
+}
+
+/// A root move and what the search knows about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootMove {
+    /// The move.
+    pub pos: Pos,
+    /// Its value from the mover's point of view.
+    pub score: Score,
+    /// How exact the value is.
+    pub bound: ValueBound,
+    /// The principal variation starting with this move.
+    pub pv: Vec<Pos>,
+    /// Depth at which the value was found.
+    pub depth: i32,
+}
+
+/// Progress of the search after an iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Nominal depth completed.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: i32,
+    /// Value of the best move, for the side to move.
+    pub score: Score,
+    /// Nodes so far (all threads).
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Transposition-table hits so far.
+    pub tt_hits: u64,
+    /// Milliseconds since the start.
+    pub elapsed_ms: u64,
+    /// Principal variation.
+    pub pv: Vec<Pos>,
+    /// Permille of the table used by this search.
+    pub hashfull: u32,
+}
+
+/// What the search reports while it runs.
+#[derive(Debug)]
+pub enum SearchEvent<'a> {
+    /// An iteration finished (or a new best line was found).
+    Iteration(&'a SearchInfo),
+    /// The root moves with their values, best first (when asked for in [`SearchOptions`]).
+    RootMoves {
+        /// Depth of the iteration.
+        depth: i32,
+        /// The moves.
+        moves: &'a [RootMove],
+    },
+}
+
+/// The final answer of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play (always a legal point when the board has an empty point).
+    pub best_move: Pos,
+    /// Its value for the side to move.
+    pub score: Score,
+    /// Deepest completed nominal depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: i32,
+    /// Principal variation.
+    pub pv: Vec<Pos>,
+    /// Root moves with their last known values, best first.
+    pub root_moves: Vec<RootMove>,
+    /// Counters.
+    pub stats: SearchStats,
+    /// Effective branching factor per completed iteration (nodes of iteration d / nodes of d-1).
+    pub branching: Vec<f64>,
+    /// Milliseconds used.
+    pub elapsed_ms: u64,
+}
+
+/// The engine: a transposition table and settings, reused from search to search.
+#[derive(Debug)]
+pub struct Engine {
+    config: EngineConfig,
+    tt: TranspositionTable,
+}
+
+impl Engine {
+    /// An engine with the given settings (the table is allocated now).
+    #[must_use]
+    pub fn new(config: EngineConfig) -> Engine {
+        let tt = TranspositionTable::new(config.hash_mb);
+        Engine { config, tt }
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    /// Changes the number of threads (at least one).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.config.threads = threads.max(1);
+    }
+
+    /// Reallocates the table with a new size (clearing it).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.config.hash_mb = mb.max(1);
+        self.tt = TranspositionTable::new(self.config.hash_mb);
+    }
+
+    /// Clears the table.
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Searches `board` for its side to move until a limit is hit or `stop` becomes true, and
+    /// returns the best move found. Progress goes to `report`.
+    pub fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        options: &SearchOptions,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(SearchEvent<'_>),
+    ) -> SearchResult {
+        let empties = board.size() * board.size() - board.stone_count();
+        let time = TimeManager::start(limits, empties);
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            stop,
+            internal_stop: AtomicBool::new(false),
+            limits: limits.clone(),
+            options: options.clone(),
+            time,
+            total_nodes: AtomicU64::new(0),
+            total_tt_hits: AtomicU64::new(0),
+            completed_depth: AtomicU64::new(0),
+        };
+        let threads = self.config.threads.max(1);
+        let mut helper_stats = SearchStats::default();
+        let result = std::thread::scope(|scope| {
+            let mut handles = Vec::new();
+            for id in 1..threads {
+                let b = board.clone();
+                let sh = &shared;
+                handles.push(scope.spawn(move || {
+                    let mut w = Worker::new(id, b, sh);
+                    w.iterate(&mut |_| {});
+                    w.stats
+                }));
+            }
+            let mut main = Worker::new(0, board.clone(), &shared);
+            let res = main.iterate(report);
+            shared.internal_stop.store(true, Ordering::Relaxed);
+            for h in handles {
+                if let Ok(s) = h.join() {
+                    helper_stats.add(&s);
+                }
+            }
+            res
+        });
+        let mut result = result;
+        result.stats.add(&helper_stats);
+        // helpers' leaf counters were already added to the totals; keep the exact sum
+        result.stats.nodes = result
+            .stats
+            .nodes
+            .max(shared.total_nodes.load(Ordering::Relaxed));
+        result
+    }
+}
+
+/// Convenience: a single search with default options and no stop flag or reporting.
+pub fn search_simple(engine: &mut Engine, board: &Board, limits: &Limits) -> SearchResult {
+    let stop = AtomicBool::new(false);
+    engine.search(board, limits, &SearchOptions::default(), &stop, &mut |_| {})
+}

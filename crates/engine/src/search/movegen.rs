@@ -1,0 +1,176 @@
+//! Move generation and ordering scores.
+//!
+//! Three kinds of lists, chosen by the searcher from the threat situation:
+//! - [`gen_all`]: every empty point near a stone;
+//! - [`gen_defence`]: when the opponent can make a straight four (or a double four) next move:
+//!   the points on the lines of those threats, plus our own fours (counter-attacks);
+//! - [`gen_fours`]: our moves that make a four (for threat searches).
+//!
+//! Under renju, Black's forbidden points are never generated. Scores come from the threat
+//! classes of both colours (attack and defence) via the evaluation tables.
+
+use crate::board::Board;
+use crate::pattern::{Pattern, Pattern4};
+use crate::types::{Color, Dir, Pos};
+
+/// A move with its ordering score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoredMove {
+    /// The point.
+    pub pos: Pos,
+    /// Ordering score (higher first).
+    pub score: i32,
+}
+
+/// The threat class `us` gets at `p`, with renju Black's double threes decided (forbidden
+/// points come back as [`Pattern4::Forbid`]).
+#[inline]
+pub fn own_class(board: &mut Board, p: Pos, us: Color) -> Pattern4 {
+    let t = board.threat(p, us);
+    if t == Pattern4::Flex3x2 {
+        board.resolved_threat(p, us)
+    } else {
+        t
+    }
+}
+
+/// Ordering score of `us` playing `p` whose own class is `class`.
+#[inline]
+pub fn order_score(board: &Board, p: Pos, us: Color, class: Pattern4) -> i32 {
+    let t = board.tables();
+    let them = us.opponent();
+    let att = if class == board.threat(p, us) {
+        t.attack[us.index()][board.pcode(p, us)]
+    } else {
+        t.params.attack_score[class as usize]
+    };
+    att + t.defend[them.index()][board.pcode(p, them)]
+}
+
+/// Every empty point near a stone that `us` may play, scored.
+pub fn gen_all(board: &mut Board, us: Color, out: &mut Vec<ScoredMove>) {
+    out.clear();
+    let mut pts: [Pos; 512] = [Pos::NONE; 512];
+    let mut n = 0;
+    board.for_each_candidate(|p| {
+        pts[n] = p;
+        n += 1;
+    });
+    for &p in &pts[..n] {
+        let class = own_class(board, p, us);
+        if class == Pattern4::Forbid {
+            continue;
+        }
+        out.push(ScoredMove {
+            pos: p,
+            score: order_score(board, p, us, class),
+        });
+    }
+}
+
+/// Points where `color` has a class of at least `min` (scanning the candidate area).
+pub fn find_class(board: &Board, color: Color, min: Pattern4, out: &mut Vec<Pos>) {
+    out.clear();
+    board.for_each_candidate(|p| {
+        if board.threat(p, color) >= min {
+            out.push(p);
+        }
+    });
+}
+
+/// The defence list when `them` threatens a straight four or double four next move: the
+/// threat points themselves, every empty point within four steps on their lines, and all of
+/// `us`'s fours.
+pub fn gen_defence(board: &mut Board, us: Color, out: &mut Vec<ScoredMove>) {
+    out.clear();
+    let them = us.opponent();
+    let mut seen = [false; crate::types::NUM_CELLS];
+    let mut threats = Vec::with_capacity(8);
+    find_class(board, them, Pattern4::Flex4, &mut threats);
+    let mut pts: Vec<Pos> = Vec::with_capacity(64);
+    for &t in &threats {
+        if !seen[t.index()] {
+            seen[t.index()] = true;
+            pts.push(t);
+        }
+        for d in Dir::ALL {
+            // only the lines that make the four(s)
+            if board.pattern(t, them, d) < Pattern::B4 {
+                continue;
+            }
+            for k in 1..=4 {
+                for q in [t.step(d, k), t.step(d, -k)] {
+                    if board.is_empty(q) && !seen[q.index()] {
+                        seen[q.index()] = true;
+                        pts.push(q);
+                    }
+                }
+            }
+        }
+    }
+    board.for_each_candidate(|p| {
+        if !seen[p.index()] && board.threat(p, us) >= Pattern4::Block4 {
+            seen[p.index()] = true;
+            pts.push(p);
+        }
+    });
+    for p in pts {
+        let class = own_class(board, p, us);
+        if class == Pattern4::Forbid {
+            continue;
+        }
+        out.push(ScoredMove {
+            pos: p,
+            score: order_score(board, p, us, class),
+        });
+    }
+}
+
+/// `us`'s moves that make a four (not five, not forbidden), scored.
+pub fn gen_fours(board: &mut Board, us: Color, out: &mut Vec<ScoredMove>) {
+    out.clear();
+    let mut pts: Vec<Pos> = Vec::with_capacity(16);
+    board.for_each_candidate(|p| {
+        let t = board.threat(p, us);
+        if (Pattern4::Block4..Pattern4::Five).contains(&t) || t == Pattern4::Flex3x2 {
+            pts.push(p);
+        }
+    });
+    for p in pts {
+        let class = own_class(board, p, us);
+        if !(Pattern4::Block4..Pattern4::Five).contains(&class) {
+            continue;
+        }
+        out.push(ScoredMove {
+            pos: p,
+            score: order_score(board, p, us, class),
+        });
+    }
+}
+
+/// Sorts moves by descending score (stable, insertion sort: lists are short and nearly sorted).
+pub fn sort_moves(moves: &mut [ScoredMove]) {
+    for i in 1..moves.len() {
+        let m = moves[i];
+        let mut j = i;
+        while j > 0 && moves[j - 1].score < m.score {
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        moves[j] = m;
+    }
+}
+
+/// The point on one of `p`'s lines (within four steps) where `color` makes five, if any.
+pub fn five_point_near(board: &Board, p: Pos, color: Color) -> Option<Pos> {
+    for d in Dir::ALL {
+        for k in 1..=4 {
+            for q in [p.step(d, k), p.step(d, -k)] {
+                if board.is_empty(q) && board.threat(q, color) == Pattern4::Five {
+                    return Some(q);
+                }
+            }
+        }
+    }
+    None
+}

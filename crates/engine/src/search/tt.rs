@@ -1,0 +1,234 @@
+//! A lockless transposition table shared by all search threads.
+//!
+//! Buckets of four 16-byte entries (one cache line). Each entry stores `key ^ data` and `data`,
+//! so a torn write by another thread is detected as a key mismatch instead of being trusted.
+
+use crate::search::score::Score;
+use crate::types::Pos;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// Bound type of a stored score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// Nothing known (used for entries that only carry a move or eval).
+    None = 0,
+    /// The score is an upper bound (fail-low).
+    Upper = 1,
+    /// The score is a lower bound (fail-high).
+    Lower = 2,
+    /// The score is exact.
+    Exact = 3,
+}
+
+/// What a probe returns.
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    /// Best move found, or [`Pos::NONE`].
+    pub mv: Pos,
+    /// Stored score (relative to the root; convert with `from_tt`).
+    pub score: Score,
+    /// Static evaluation of the position.
+    pub eval: Score,
+    /// Search depth of the stored score.
+    pub depth: i32,
+    /// Bound type.
+    pub bound: Bound,
+    /// Whether the node was a PV node.
+    pub pv: bool,
+}
+
+#[derive(Default)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const BUCKET: usize = 4;
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket([Entry; BUCKET]);
+
+/// The table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+impl std::fmt::Debug for TranspositionTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TranspositionTable({} MB)", self.size_mb())
+    }
+}
+
+// data layout: mv 16 | score 16 | eval 16 | depth 8 | bound 2 + pv 1 + gen 5
+fn pack(mv: Pos, score: Score, eval: Score, depth: i32, bound: Bound, pv: bool, gen: u8) -> u64 {
+    (mv.index() as u64 & 0xFFFF)
+        | ((score as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | ((depth.clamp(-128, 127) as i8 as u8 as u64) << 48)
+        | ((bound as u64) << 56)
+        | (u64::from(pv) << 58)
+        | (u64::from(gen & 31) << 59)
+}
+
+fn unpack(d: u64) -> TtHit {
+    let bound = match (d >> 56) & 3 {
+        0 => Bound::None,
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    };
+    TtHit {
+        mv: Pos::from_index((d & 0xFFFF) as usize),
+        score: Score::from((d >> 16) as u16 as i16),
+        eval: Score::from((d >> 32) as u16 as i16),
+        depth: i32::from((d >> 48) as u8 as i8),
+        bound,
+        pv: (d >> 58) & 1 == 1,
+    }
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    #[must_use]
+    pub fn new(mb: usize) -> TranspositionTable {
+        let n = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
+        let mut buckets = Vec::with_capacity(n);
+        buckets.resize_with(n, Bucket::default);
+        TranspositionTable {
+            buckets,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in megabytes.
+    #[must_use]
+    pub fn size_mb(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        for b in &mut self.buckets {
+            *b = Bucket::default();
+        }
+    }
+
+    /// Starts a new search (ages old entries).
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// Prefetch hint: nothing portable in stable Rust, so this just touches the bucket.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        let b = self.bucket(key);
+        let _ = b.0[0].check.load(Ordering::Relaxed);
+    }
+
+    /// Looks up a position.
+    #[inline]
+    #[must_use]
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        for e in &self.bucket(key).0 {
+            let data = e.data.load(Ordering::Relaxed);
+            if e.check.load(Ordering::Relaxed) ^ data == key && data != 0 {
+                return Some(unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Stores a result, replacing the same position or the least valuable entry of the bucket.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Pos,
+        score: Score,
+        eval: Score,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
+        let gen = self.generation.load(Ordering::Relaxed) & 31;
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.0[0];
+        let mut victim_value = i32::MAX;
+        for e in &bucket.0 {
+            let data = e.data.load(Ordering::Relaxed);
+            let check = e.check.load(Ordering::Relaxed);
+            if data == 0 || check ^ data == key {
+                // same position: keep the old move if we have none and the old one is deeper
+                let old = unpack(data);
+                let mv = if mv == Pos::NONE && data != 0 {
+                    old.mv
+                } else {
+                    mv
+                };
+                if data != 0 && bound != Bound::Exact && old.depth > depth + 2 && old.mv == mv {
+                    return;
+                }
+                let d = pack(mv, score, eval, depth, bound, pv, gen);
+                e.check.store(key ^ d, Ordering::Relaxed);
+                e.data.store(d, Ordering::Relaxed);
+                return;
+            }
+            let old_gen = ((data >> 59) & 31) as u8;
+            let age = i32::from(gen.wrapping_sub(old_gen) & 31);
+            let value = unpack(data).depth - 8 * age;
+            if value < victim_value {
+                victim_value = value;
+                victim = e;
+            }
+        }
+        let d = pack(mv, score, eval, depth, bound, pv, gen);
+        victim.check.store(key ^ d, Ordering::Relaxed);
+        victim.data.store(d, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries used by the current search generation.
+    #[must_use]
+    pub fn hashfull(&self) -> u32 {
+        let gen = self.generation.load(Ordering::Relaxed) & 31;
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for e in &b.0 {
+                let data = e.data.load(Ordering::Relaxed);
+                if data != 0 && ((data >> 59) & 31) as u8 == gen {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * BUCKET).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1);
+        let p = Pos::new(7, 7);
+        tt.store(0xABCD, p, -123, 45, 9, Bound::Lower, true);
+        let h = tt.probe(0xABCD).unwrap();
+        assert_eq!(
+            (h.mv, h.score, h.eval, h.depth, h.bound, h.pv),
+            (p, -123, 45, 9, Bound::Lower, true)
+        );
+        assert!(tt.probe(0xABCE).is_none());
+        tt.store(0xABCD, Pos::NONE, 7, 7, 12, Bound::Exact, false);
+        assert_eq!(tt.probe(0xABCD).unwrap().mv, p, "keeps the old move");
+    }
+}

@@ -1,0 +1,387 @@
+//! Victory by Continuous Fours (VCF): the side to move wins by playing only fours, each answered
+//! by the forced block, until a five, a straight four or a double four.
+//!
+//! Rule details: under renju a Black "four" on a forbidden point is no four (Black cannot play
+//! it), Black cannot block on a forbidden point (so White wins by forcing Black there), and a
+//! block that makes a four of the defender's own must be answered: the attacker's next four has
+//! to be the block of that four.
+
+use crate::board::Board;
+use crate::pattern::Pattern4;
+use crate::search::movegen::{gen_fours, own_class, ScoredMove};
+use crate::types::{Color, Dir, Pos, Rule};
+
+/// Outcome statistics of one VCF search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VcfStats {
+    /// Attacker and defender nodes visited.
+    pub nodes: u64,
+}
+
+const CACHE_BITS: u32 = 16;
+
+/// A reusable VCF searcher (keeps its allocations and a small table of failed positions).
+#[derive(Debug)]
+pub struct VcfSearcher {
+    nodes: u64,
+    node_limit: u64,
+    /// Failed positions: key and the depth at which no VCF was found.
+    cache: Vec<(u64, i8)>,
+    lists: Vec<Vec<ScoredMove>>,
+    line: Vec<Pos>,
+}
+
+impl Default for VcfSearcher {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Up to two points on `p`'s lines (within four steps) where `color` makes five.
+fn five_points_near(board: &Board, p: Pos, color: Color) -> ([Pos; 2], usize) {
+    let mut out = [Pos::NONE; 2];
+    let mut n = 0;
+    for d in Dir::ALL {
+        for k in 1..=4 {
+            for q in [p.step(d, k), p.step(d, -k)] {
+                if board.is_empty(q)
+                    && board.threat(q, color) == Pattern4::Five
+                    && !out[..n].contains(&q)
+                {
+                    out[n] = q;
+                    n += 1;
+                    if n == 2 {
+                        return (out, n);
+                    }
+                }
+            }
+        }
+    }
+    (out, n)
+}
+
+/// All (up to two) points of the board where `color` makes five.
+fn five_points_anywhere(board: &Board, color: Color) -> ([Pos; 2], usize) {
+    let mut out = [Pos::NONE; 2];
+    let mut n = 0;
+    board.for_each_candidate(|q| {
+        if n < 2 && board.threat(q, color) == Pattern4::Five {
+            out[n] = q;
+            n += 1;
+        }
+    });
+    (out, n)
+}
+
+impl VcfSearcher {
+    /// A searcher with an empty cache.
+    #[must_use]
+    pub fn new() -> VcfSearcher {
+        VcfSearcher {
+            nodes: 0,
+            node_limit: u64::MAX,
+            cache: vec![(0, -1); 1 << CACHE_BITS],
+            lists: Vec::new(),
+            line: Vec::new(),
+        }
+    }
+
+    /// Forgets the cached failures (needed when the evaluation tables or rule change).
+    pub fn clear(&mut self) {
+        self.cache.iter_mut().for_each(|e| *e = (0, -1));
+    }
+
+    /// Nodes visited by the last search.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Looks for a VCF of the side to move with at most `max_fours` fours (five excluded) and at
+    /// most `node_limit` nodes. Returns the winning line: attacker and defender moves alternating,
+    /// ending with the attacker's winning move (the five, or the straight four / double four /
+    /// four on a point the defender may not block).
+    pub fn search(
+        &mut self,
+        board: &mut Board,
+        max_fours: i32,
+        node_limit: u64,
+    ) -> Option<Vec<Pos>> {
+        self.nodes = 0;
+        self.node_limit = node_limit;
+        self.line.clear();
+        if self.attack(board, max_fours, 0) {
+            Some(self.line.clone())
+        } else {
+            None
+        }
+    }
+
+    /// Whether the side to move could make any four at all (a cheap precheck).
+    #[must_use]
+    pub fn has_four_moves(board: &Board, color: Color) -> bool {
+        let n = board.threat_count(color, Pattern4::Block4)
+            + board.threat_count(color, Pattern4::Block4Plus)
+            + board.threat_count(color, Pattern4::Block4Flex3)
+            + board.threat_count(color, Pattern4::Flex4)
+            + board.threat_count(color, Pattern4::Five);
+        n > 0
+            || (board.rule() == Rule::Renju
+                && color == Color::Black
+                && board.threat_count(color, Pattern4::Flex3x2) > 0)
+    }
+
+    fn cache_slot(key: u64) -> usize {
+        (key >> (64 - CACHE_BITS)) as usize
+    }
+
+    /// Attacker (the side to move) to play. `ply` indexes the move lists.
+    fn attack(&mut self, b: &mut Board, depth: i32, ply: usize) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.node_limit {
+            return false;
+        }
+        let att = b.to_move();
+        let def = att.opponent();
+        if b.threat_count(att, Pattern4::Five) > 0 {
+            let (p, n) = five_points_anywhere(b, att);
+            if n > 0 {
+                self.line.push(p[0]);
+                return true;
+            }
+        }
+        if b.threat_count(def, Pattern4::Five) > 0 {
+            // the defender's last block made a four: our next four must block it
+            let (pts, n) = five_points_anywhere(b, def);
+            if n != 1 {
+                return false;
+            }
+            let blk = pts[0];
+            let class = own_class(b, blk, att);
+            if !(Pattern4::Block4..Pattern4::Five).contains(&class) {
+                return false;
+            }
+            return self.try_four(b, blk, depth, ply);
+        }
+        if b.threat_count(att, Pattern4::Flex4) > 0 {
+            let mut found = Pos::NONE;
+            b.for_each_candidate(|q| {
+                if found == Pos::NONE && b.threat(q, att) == Pattern4::Flex4 {
+                    found = q;
+                }
+            });
+            if found != Pos::NONE {
+                self.line.push(found);
+                return true;
+            }
+        }
+        if depth <= 0 || !Self::has_four_moves(b, att) {
+            return false;
+        }
+        let key = b.key();
+        let slot = Self::cache_slot(key);
+        if self.cache[slot].0 == key && i32::from(self.cache[slot].1) >= depth {
+            return false;
+        }
+        if self.lists.len() <= ply {
+            self.lists.resize_with(ply + 1, Vec::new);
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        gen_fours(b, att, &mut list);
+        // four-threes first, then by ordering score
+        list.sort_by_key(|m| {
+            let bonus = if b.threat(m.pos, att) == Pattern4::Block4Flex3 {
+                1 << 20
+            } else {
+                0
+            };
+            -(m.score + bonus)
+        });
+        let mut won = false;
+        for m in list.iter() {
+            if self.try_four(b, m.pos, depth, ply) {
+                won = true;
+                break;
+            }
+            if self.nodes > self.node_limit {
+                break;
+            }
+        }
+        self.lists[ply] = list;
+        if !won && self.nodes <= self.node_limit {
+            self.cache[slot] = (key, depth.min(127) as i8);
+        }
+        won
+    }
+
+    /// Plays the attacker's four `m` and the forced block; true if the attack then wins.
+    fn try_four(&mut self, b: &mut Board, m: Pos, depth: i32, ply: usize) -> bool {
+        let att = b.to_move();
+        let def = att.opponent();
+        b.play_unchecked(m);
+        self.line.push(m);
+        let (fives, n) = five_points_near(b, m, att);
+        let won = if n >= 2 {
+            true // double four
+        } else if n == 0 {
+            false // not a four after all (cannot happen for a generated four)
+        } else {
+            let r = fives[0];
+            if b.rule() == Rule::Renju && def == Color::Black && b.is_forbidden(r) {
+                true // Black cannot block on a forbidden point
+            } else {
+                self.nodes += 1;
+                b.play_unchecked(r);
+                self.line.push(r);
+                let w = self.attack(b, depth - 1, ply + 1);
+                if !w {
+                    self.line.pop();
+                }
+                b.undo();
+                w
+            }
+        };
+        if !won {
+            self.line.pop();
+        }
+        b.undo();
+        won
+    }
+}
+
+/// Checks a claimed VCF line independently of the searcher: every attacker move makes a four or
+/// five (not on a renju-forbidden point), every defender move is the forced block (or, when the
+/// defender can make five, the line fails), a defender's counter-four is answered, and the line
+/// ends in five or in a four the defender cannot stop (two five points, or a block point that is
+/// forbidden for Black).
+///
+/// # Errors
+/// A description of the first broken step.
+pub fn verify_vcf_line(board: &Board, line: &[Pos]) -> Result<(), String> {
+    let mut b = board.clone();
+    let att = b.to_move();
+    let def = att.opponent();
+    let name = |b: &Board, p: Pos| b.fmt_pos(p);
+    for (i, &m) in line.iter().enumerate() {
+        if !b.contains(m) || !b.is_empty(m) {
+            return Err(format!(
+                "move {} ({}) is not an empty point",
+                i + 1,
+                name(&b, m)
+            ));
+        }
+        if i % 2 == 0 {
+            // attacker
+            if att == Color::Black && b.is_forbidden(m) {
+                return Err(format!("attacker move {} is forbidden", name(&b, m)));
+            }
+            let class = b.threat(m, att);
+            if class == Pattern4::Five {
+                return if i + 1 == line.len() {
+                    Ok(())
+                } else {
+                    Err("moves after the five".into())
+                };
+            }
+            // a defender five threat must be blocked by this move
+            let mut def_fives = Vec::new();
+            b.for_each_candidate(|q| {
+                if b.threat(q, def) == Pattern4::Five {
+                    def_fives.push(q);
+                }
+            });
+            if !def_fives.is_empty() && def_fives != [m] {
+                return Err(format!(
+                    "attacker move {} ignores the defender's four",
+                    name(&b, m)
+                ));
+            }
+            b.play(m);
+            let mut fives = Vec::new();
+            b.for_each_candidate(|q| {
+                if b.threat(q, att) == Pattern4::Five {
+                    fives.push(q);
+                }
+            });
+            if fives.is_empty() {
+                return Err(format!("attacker move {} makes no four", name(&b, m)));
+            }
+            if i + 1 == line.len() {
+                // the last move must leave the defender without a defence
+                let mut def_can_five = false;
+                b.for_each_candidate(|q| def_can_five |= b.threat(q, def) == Pattern4::Five);
+                if def_can_five {
+                    return Err("the defender makes five first".into());
+                }
+                if fives.len() >= 2 {
+                    return Ok(());
+                }
+                if def == Color::Black && b.is_forbidden(fives[0]) {
+                    return Ok(());
+                }
+                return Err(format!("the last four ({}) can be blocked", name(&b, m)));
+            }
+        } else {
+            // defender: must block the single five point, and it must be a legal block
+            let mut fives = Vec::new();
+            b.for_each_candidate(|q| {
+                if b.threat(q, att) == Pattern4::Five {
+                    fives.push(q);
+                }
+            });
+            if fives != [m] {
+                return Err(format!(
+                    "defender move {} is not the forced block",
+                    name(&b, m)
+                ));
+            }
+            if def == Color::Black && b.is_forbidden(m) {
+                return Err(format!(
+                    "defender block {} is forbidden (attacker wins earlier)",
+                    name(&b, m)
+                ));
+            }
+            let mut def_can_five = false;
+            b.for_each_candidate(|q| def_can_five |= b.threat(q, def) == Pattern4::Five);
+            if def_can_five {
+                return Err("the defender can make five instead of blocking".into());
+            }
+            b.play(m);
+        }
+    }
+    Err("the line ends without a win".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::notation::parse_moves;
+
+    fn board(rule: Rule, moves: &str) -> Board {
+        Game::setup(15, rule, &parse_moves(moves, 15).unwrap())
+            .unwrap()
+            .board()
+            .clone()
+    }
+
+    #[test]
+    fn finds_simple_vcf() {
+        // black: h8 i8 j8 (row 8) and h9 h10 h11 (column h) with room: four-three
+        let mut b = board(Rule::Freestyle, "h8 a1 i8 a3 j8 a5 g9 a7 g10 a9 g11 a11 --");
+        // white to move? make black to move
+        if b.to_move() != Color::Black {
+            b.pass();
+        }
+        let line = VcfSearcher::new()
+            .search(&mut b, 10, 100_000)
+            .expect("vcf exists");
+        verify_vcf_line(&b, &line).unwrap();
+    }
+
+    #[test]
+    fn no_vcf_on_quiet_board() {
+        let mut b = board(Rule::Freestyle, "h8 i9 h9 i8");
+        assert!(VcfSearcher::new().search(&mut b, 20, 100_000).is_none());
+    }
+}
