@@ -21,6 +21,7 @@ pub mod search;
 pub mod study;
 pub mod types;
 pub mod vcf;
+pub mod vct;
 
 pub use board::{Board, ForbiddenKind, MoveError};
 pub use game::{Game, GameError, GameResult};

@@ -18,7 +18,7 @@ pub struct VcfStats {
     pub nodes: u64,
 }
 
-const CACHE_BITS: u32 = 16;
+const CACHE_BITS: u32 = 18;
 
 /// A reusable VCF searcher (keeps its allocations and a small table of failed positions).
 #[derive(Debug)]
@@ -26,7 +26,7 @@ pub struct VcfSearcher {
     nodes: u64,
     node_limit: u64,
     /// Failed positions: key and the depth at which no VCF was found.
-    cache: Vec<(u64, i8)>,
+    cache: Vec<(u64, i16)>,
     lists: Vec<Vec<ScoredMove>>,
     line: Vec<Pos>,
 }
@@ -189,13 +189,22 @@ impl VcfSearcher {
         let mut list = std::mem::take(&mut self.lists[ply]);
         gen_fours(b, att, &mut list);
         // four-threes first, then by ordering score
+        // four-threes first, then fours close to our previous four (VCFs are local), then
+        // by ordering score
+        let last = b.last_move_of(att);
         list.sort_by_key(|m| {
             let bonus = if b.threat(m.pos, att) == Pattern4::Block4Flex3 {
                 1 << 20
             } else {
                 0
             };
-            -(m.score + bonus)
+            let near = last.map_or(0, |l| {
+                let d = (l.x() as i32 - m.pos.x() as i32)
+                    .abs()
+                    .max((l.y() as i32 - m.pos.y() as i32).abs());
+                (8 - d.min(8)) << 12
+            });
+            -(m.score + bonus + near)
         });
         let mut won = false;
         for m in list.iter() {
@@ -209,7 +218,7 @@ impl VcfSearcher {
         }
         self.lists[ply] = list;
         if !won && self.nodes <= self.node_limit {
-            self.cache[slot] = (key, depth.min(127) as i8);
+            self.cache[slot] = (key, depth.min(i32::from(i16::MAX)) as i16);
         }
         won
     }
