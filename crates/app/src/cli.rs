@@ -21,6 +21,8 @@ pub enum Command {
     Think(crate::commands::think::Args),
     /// Measure make+unmake throughput of the board (moves per second).
     BenchBoard(crate::commands::bench_board::Args),
+    /// Speak the Gomocup pbrain protocol on standard input and output (as `pbrain-gomoku`).
+    Pbrain(crate::commands::pbrain::Args),
 }
 
 /// Parses a rule name for clap.
