@@ -21,7 +21,7 @@ pub mod settings;
 mod thinker;
 
 pub use output::Output;
-pub use session::Session;
+pub use session::{Flow, Session};
 pub use thinker::Outcome;
 
 use std::io::BufRead;
