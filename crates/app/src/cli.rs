@@ -23,6 +23,8 @@ pub enum Command {
     Bench(crate::commands::bench::Args),
     /// Measure make+unmake throughput of the board (moves per second).
     BenchBoard(crate::commands::bench_board::Args),
+    /// Speak the Gomocup pbrain protocol on standard input and output (as `pbrain-gomoku`).
+    Pbrain(crate::commands::pbrain::Args),
 }
 
 /// Parses a rule name for clap.

@@ -12,6 +12,7 @@ fn main() -> ExitCode {
         Some(Command::BenchBoard(a)) => commands::bench_board::run(a),
         Some(Command::Think(a)) => commands::think::run(a),
         Some(Command::Bench(a)) => commands::bench::run(a),
+        Some(Command::Pbrain(a)) => commands::pbrain::run(a),
         None => {
             eprintln!("the web board is not built yet; see `gomoku --help`");
             Ok(())

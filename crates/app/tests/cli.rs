@@ -162,3 +162,6 @@ mod bench_board {
         );
     }
 }
+
+// `pbrain-gomoku` and `gomoku pbrain`: the Gomocup protocol (scripted sessions, self-play)
+mod pbrain;

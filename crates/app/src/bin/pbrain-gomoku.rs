@@ -1,6 +1,31 @@
-//! `pbrain-gomoku`: the Gomocup pbrain protocol on standard input and output.
+//! `pbrain-gomoku`: the Gomocup pbrain protocol on standard input and output, for Piskvork,
+//! Yixin-Board, c-gomoku-cli and tournament managers (which require the `pbrain-` prefix).
+//! It runs the protocol loop; `--help` and `--version` say what it is.
 
-fn main() {
-    eprintln!("the pbrain protocol is not built yet");
-    std::process::exit(1);
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    for arg in std::env::args().skip(1) {
+        match arg.as_str() {
+            "--version" | "-V" => {
+                println!("pbrain-gomoku {}", env!("CARGO_PKG_VERSION"));
+                return ExitCode::SUCCESS;
+            }
+            "--help" | "-h" => {
+                println!(
+                    "pbrain-gomoku {}: a Gomoku / Renju engine speaking the Gomocup pbrain \
+                     protocol on standard input and output.\nStart it without arguments from a \
+                     manager or GUI (Piskvork, Yixin-Board, c-gomoku-cli); see the README.",
+                    env!("CARGO_PKG_VERSION")
+                );
+                return ExitCode::SUCCESS;
+            }
+            // Yixin-Board starts its engine as `engine.exe --force-utf8`; our output is ASCII
+            "--force-utf8" => {}
+            // a GUI's option we do not know must not keep the brain from starting
+            other => eprintln!("pbrain-gomoku: ignoring the argument '{other}'"),
+        }
+    }
+    gomoku_app::pbrain::run_stdio();
+    ExitCode::SUCCESS
 }

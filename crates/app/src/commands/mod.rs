@@ -2,5 +2,6 @@
 
 pub mod bench;
 pub mod bench_board;
+pub mod pbrain;
 pub mod position;
 pub mod think;

@@ -1,0 +1,230 @@
+//! Reading protocol lines: one line in, one [`Command`] (or a reason why not) out.
+//!
+//! Parsing here is purely textual; whether a point is on the board or free is decided by the
+//! session, which knows the board.
+
+use std::fmt;
+
+/// One command of the manager (Gomocup pbrain protocol plus the Yixin-Board extensions).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `START size`.
+    Start(usize),
+    /// `RECTSTART width,height`.
+    RectStart(usize, usize),
+    /// `RESTART`.
+    Restart,
+    /// `BEGIN`.
+    Begin,
+    /// `TURN x,y` (the coordinates as written).
+    Turn(String),
+    /// `BOARD` (think afterwards) or `YXBOARD` (only set the position); field lines and `DONE`
+    /// follow.
+    Board {
+        /// Whether the brain answers a move after `DONE`.
+        think: bool,
+    },
+    /// `TAKEBACK x,y`.
+    Takeback(String),
+    /// `END`.
+    End,
+    /// `ABOUT`.
+    About,
+    /// `PLAY x,y`.
+    Play(String),
+    /// `INFO key value` (the key lower-cased, the value as written, possibly empty).
+    Info {
+        /// The key, lower case.
+        key: String,
+        /// The rest of the line.
+        value: String,
+    },
+    /// `YXSHOWFORBID`.
+    ShowForbid,
+    /// `STOP` or `YXSTOP`.
+    Stop,
+    /// `YXHASHCLEAR`.
+    HashClear,
+    /// `YXSHOWINFO`.
+    ShowInfo,
+    /// `YXNBEST n`.
+    NBest(usize),
+}
+
+/// Why a line is not a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// The first word is no command we know (answered `UNKNOWN`).
+    Unknown(String),
+    /// A known command with bad arguments (answered `ERROR`).
+    Malformed(String),
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Unknown(w) => write!(f, "unknown command '{w}'"),
+            ParseError::Malformed(m) => f.write_str(m),
+        }
+    }
+}
+
+/// Strips the line ending (`\n`, `\r\n` or a lone `\r`) and surrounding blanks.
+#[must_use]
+pub fn clean(line: &str) -> &str {
+    line.trim_matches(|c: char| c == '\r' || c == '\n' || c.is_whitespace())
+}
+
+/// Parses one non-empty, cleaned line. Command words are case-insensitive (Yixin-Board sends
+/// them in lower case).
+///
+/// # Errors
+/// [`ParseError::Unknown`] for an unknown first word, [`ParseError::Malformed`] for bad
+/// arguments.
+pub fn parse(line: &str) -> Result<Command, ParseError> {
+    let line = clean(line);
+    let (word, rest) = match line.split_once(char::is_whitespace) {
+        Some((w, r)) => (w, r.trim()),
+        None => (line, ""),
+    };
+    let upper = word.to_ascii_uppercase();
+    let no_args = |c: Command| -> Result<Command, ParseError> {
+        if rest.is_empty() {
+            Ok(c)
+        } else {
+            Err(ParseError::Malformed(format!(
+                "{upper} takes no arguments, got '{rest}'"
+            )))
+        }
+    };
+    let point = |c: fn(String) -> Command| -> Result<Command, ParseError> {
+        if rest.is_empty() {
+            Err(ParseError::Malformed(format!("{upper} needs a point x,y")))
+        } else {
+            Ok(c(rest.to_string()))
+        }
+    };
+    match upper.as_str() {
+        "START" => Ok(Command::Start(number(&upper, rest)?)),
+        "RECTSTART" => {
+            let Some((w, h)) = rest.split_once(',') else {
+                return Err(ParseError::Malformed(format!(
+                    "RECTSTART needs width,height, got '{rest}'"
+                )));
+            };
+            Ok(Command::RectStart(
+                number(&upper, w.trim())?,
+                number(&upper, h.trim())?,
+            ))
+        }
+        "RESTART" => no_args(Command::Restart),
+        "BEGIN" => no_args(Command::Begin),
+        "TURN" => point(Command::Turn),
+        "BOARD" => no_args(Command::Board { think: true }),
+        "YXBOARD" => no_args(Command::Board { think: false }),
+        "TAKEBACK" => point(Command::Takeback),
+        "END" => Ok(Command::End),
+        "ABOUT" => no_args(Command::About),
+        "PLAY" => point(Command::Play),
+        "INFO" => {
+            let (key, value) = match rest.split_once(char::is_whitespace) {
+                Some((k, v)) => (k, v.trim()),
+                None => (rest, ""),
+            };
+            if key.is_empty() {
+                return Err(ParseError::Malformed("INFO needs a key and a value".into()));
+            }
+            Ok(Command::Info {
+                key: key.to_ascii_lowercase(),
+                value: value.to_string(),
+            })
+        }
+        "YXSHOWFORBID" => no_args(Command::ShowForbid),
+        "STOP" | "YXSTOP" => no_args(Command::Stop),
+        "YXHASHCLEAR" => no_args(Command::HashClear),
+        "YXSHOWINFO" => no_args(Command::ShowInfo),
+        "YXNBEST" => {
+            let n = number(&upper, rest)?;
+            if n == 0 {
+                return Err(ParseError::Malformed(
+                    "YXNBEST needs at least one move".into(),
+                ));
+            }
+            Ok(Command::NBest(n))
+        }
+        "DONE" => Err(ParseError::Malformed("DONE without BOARD".into())),
+        _ => Err(ParseError::Unknown(word.to_string())),
+    }
+}
+
+fn number(cmd: &str, s: &str) -> Result<usize, ParseError> {
+    s.parse::<usize>().map_err(|_| {
+        if s.is_empty() {
+            ParseError::Malformed(format!("{cmd} needs a number"))
+        } else {
+            ParseError::Malformed(format!("{cmd}: '{s}' is not a number"))
+        }
+    })
+}
+
+/// Parses an INFO value as a signed integer.
+///
+/// # Errors
+/// A message naming the key and the value.
+pub fn info_int(key: &str, value: &str) -> Result<i64, String> {
+    value
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| format!("INFO {key}: '{value}' is not a number"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_are_case_insensitive_and_tolerate_crlf() {
+        assert_eq!(parse("start 15\r\n"), Ok(Command::Start(15)));
+        assert_eq!(parse("  TURN 7,8 \r"), Ok(Command::Turn("7,8".into())));
+        assert_eq!(parse("yxstop"), Ok(Command::Stop));
+        assert_eq!(parse("STOP"), Ok(Command::Stop));
+        assert_eq!(parse("yxboard"), Ok(Command::Board { think: false }));
+        assert_eq!(parse("YXNBEST 3"), Ok(Command::NBest(3)));
+        assert_eq!(parse("RECTSTART 20, 20"), Ok(Command::RectStart(20, 20)));
+    }
+
+    #[test]
+    fn info_keeps_the_whole_value() {
+        assert_eq!(
+            parse("INFO folder C:\\My Games\\gomoku"),
+            Ok(Command::Info {
+                key: "folder".into(),
+                value: "C:\\My Games\\gomoku".into()
+            })
+        );
+        assert_eq!(
+            parse("INFO TIMEOUT_TURN 500"),
+            Ok(Command::Info {
+                key: "timeout_turn".into(),
+                value: "500".into()
+            })
+        );
+        assert_eq!(info_int("rule", " 4 "), Ok(4));
+        assert!(info_int("rule", "x").unwrap_err().contains("'x'"));
+    }
+
+    #[test]
+    fn bad_lines_say_why() {
+        assert_eq!(parse("FOO 1"), Err(ParseError::Unknown("FOO".into())));
+        assert!(matches!(parse("START"), Err(ParseError::Malformed(m)) if m.contains("number")));
+        assert!(matches!(parse("START x"), Err(ParseError::Malformed(m)) if m.contains("'x'")));
+        assert!(matches!(parse("TURN"), Err(ParseError::Malformed(m)) if m.contains("x,y")));
+        assert!(matches!(parse("BEGIN now"), Err(ParseError::Malformed(_))));
+        assert!(matches!(
+            parse("RECTSTART 20"),
+            Err(ParseError::Malformed(_))
+        ));
+        assert!(matches!(parse("YXNBEST 0"), Err(ParseError::Malformed(_))));
+        assert!(matches!(parse("INFO"), Err(ParseError::Malformed(_))));
+    }
+}

@@ -1,0 +1,762 @@
+//! The command loop: one [`Event`] at a time, replies on the [`Output`].
+
+use super::command::{self, info_int, Command, ParseError};
+use super::output::Output;
+use super::position::{parse_field_line, Position};
+use super::settings::{rule_from_flags, Settings, MAX_HASH_MB, MAX_THREADS};
+use super::thinker::{Job, Outcome, SearchJob, Thinker};
+use super::{Event, AUTHOR, COUNTRY, NAME};
+use gomoku_engine::notation::{check_size, format_xy, parse_xy};
+use gomoku_engine::{EngineConfig, Pos};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Whether the loop goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next event.
+    Continue,
+    /// Stop (after `END` or the end of input).
+    Quit,
+}
+
+/// `BOARD` lines collected until `DONE`.
+#[derive(Debug)]
+struct BoardInput {
+    think: bool,
+    lines: Vec<String>,
+    received: Instant,
+}
+
+/// The search under way.
+#[derive(Debug)]
+struct Thinking {
+    id: u64,
+    stop: Arc<AtomicBool>,
+    received: Instant,
+    /// The latest moment the answer is due (a shorter limit from `INFO` moves it earlier).
+    deadline: Instant,
+}
+
+/// The protocol state machine. Feed it events with [`Session::handle`] or let
+/// [`Session::run`] take them from a channel.
+///
+/// Commands are processed in order, as by a brain with one thread, except that `STOP`,
+/// `YXSTOP`, `END` and `INFO` act at once even during a search; other lines that arrive
+/// during a search wait until its move is out.
+#[derive(Debug)]
+pub struct Session {
+    out: Output,
+    thinker: Thinker,
+    settings: Settings,
+    game: Option<Position>,
+    board_input: Option<BoardInput>,
+    thinking: Option<Thinking>,
+    /// Lines that arrived during the search, to handle after it.
+    waiting: VecDeque<String>,
+    /// The input has ended: quit once the work in hand is done.
+    eof: bool,
+    next_id: u64,
+}
+
+impl Session {
+    /// A session writing to `out`; the thinking thread reports finished searches on `events`
+    /// (the sender of the channel [`Session::run`] reads).
+    #[must_use]
+    pub fn new(out: Output, events: Sender<Event>) -> Session {
+        Session {
+            thinker: Thinker::spawn(out.clone(), events),
+            out,
+            settings: Settings::default(),
+            game: None,
+            board_input: None,
+            thinking: None,
+            waiting: VecDeque::new(),
+            eof: false,
+            next_id: 0,
+        }
+    }
+
+    /// Handles events until `END` or the end of input.
+    pub fn run(mut self, events: &Receiver<Event>) {
+        while let Ok(ev) = events.recv() {
+            if self.handle(ev) == Flow::Quit {
+                break;
+            }
+        }
+        self.abort_search();
+    }
+
+    /// Handles one event.
+    pub fn handle(&mut self, event: Event) -> Flow {
+        match event {
+            Event::Line(line, at) => {
+                if self.thinking.is_some() {
+                    self.line_during_search(line, at)
+                } else {
+                    self.line(&line, at)
+                }
+            }
+            Event::Eof => {
+                // finish what was asked (a script piped in gets all its answers), then quit
+                self.eof = true;
+                if self.thinking.is_some() {
+                    Flow::Continue
+                } else {
+                    Flow::Quit
+                }
+            }
+            Event::Finished(outcome) => {
+                self.finished(&outcome);
+                self.drain()
+            }
+        }
+    }
+
+    fn line_during_search(&mut self, line: String, at: Instant) -> Flow {
+        match command::parse(&line) {
+            Ok(cmd @ (Command::Stop | Command::End | Command::Info { .. })) => {
+                self.command(cmd, at)
+            }
+            _ => {
+                self.waiting.push_back(line);
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Handles the lines that waited for the search, until one starts another search.
+    fn drain(&mut self) -> Flow {
+        while self.thinking.is_none() {
+            let Some(line) = self.waiting.pop_front() else {
+                break;
+            };
+            // the manager's clock for a line that had to wait starts now: only scripts that
+            // do not wait for answers queue commands, and they want full-strength moves
+            if self.line(&line, Instant::now()) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        if self.eof && self.thinking.is_none() {
+            Flow::Quit
+        } else {
+            Flow::Continue
+        }
+    }
+
+    fn reply(&self, text: &str) {
+        self.out.line(text);
+    }
+
+    fn error(&self, reason: &str) {
+        self.out.line(&format!("ERROR {reason}"));
+    }
+
+    fn line(&mut self, raw: &str, at: Instant) -> Flow {
+        let line = command::clean(raw);
+        if let Some(input) = self.board_input.as_mut() {
+            // inside BOARD: field lines until DONE (END still ends everything)
+            match line.to_ascii_uppercase().as_str() {
+                "DONE" => {
+                    if let Some(input) = self.board_input.take() {
+                        self.board_done(input);
+                    }
+                }
+                "END" => return self.end(),
+                "" => {}
+                _ => input.lines.push(line.to_string()),
+            }
+            return Flow::Continue;
+        }
+        if line.is_empty() {
+            return Flow::Continue;
+        }
+        match command::parse(line) {
+            Ok(cmd) => self.command(cmd, at),
+            Err(e @ ParseError::Unknown(_)) => {
+                self.reply(&format!("UNKNOWN {e}"));
+                Flow::Continue
+            }
+            Err(e @ ParseError::Malformed(_)) => {
+                self.error(&e.to_string());
+                Flow::Continue
+            }
+        }
+    }
+
+    fn command(&mut self, cmd: Command, at: Instant) -> Flow {
+        match cmd {
+            Command::Start(n) => self.start(n),
+            Command::RectStart(w, h) => {
+                if w == h {
+                    self.start(w);
+                } else {
+                    self.error(&format!(
+                        "rectangular boards are not supported ({w}x{h}); use START with a size from 5 to 22"
+                    ));
+                }
+            }
+            Command::Restart => {
+                if let Some(size) = self.game.as_ref().map(Position::size) {
+                    self.new_game(size);
+                    self.reply("OK");
+                } else {
+                    self.error("no board yet: send START first");
+                }
+            }
+            Command::Begin => {
+                let Some(game) = self.game.as_ref() else {
+                    return self.no_game();
+                };
+                if game.stone_count() > 0 {
+                    self.error("BEGIN needs an empty board (send BOARD for a position)");
+                } else {
+                    self.think(at, 1);
+                }
+            }
+            Command::Turn(xy) => {
+                if let Some(p) = self.point(&xy) {
+                    // a game that is already decided takes no more stones; a TURN that
+                    // decides it keeps its stone (TAKEBACK can remove it) and gets an ERROR
+                    let played = self.game.as_mut().map(|g| match g.status() {
+                        Some(reason) => Err(reason),
+                        None => g.play(p),
+                    });
+                    match played {
+                        Some(Ok(())) => self.think(at, 1),
+                        Some(Err(e)) => self.error(&format!("TURN: {e}")),
+                        None => {}
+                    }
+                }
+            }
+            Command::Board { think } => {
+                // without a board the lines are still taken up to DONE, which answers the error
+                self.board_input = Some(BoardInput {
+                    think,
+                    lines: Vec::new(),
+                    received: at,
+                });
+            }
+            Command::Takeback(xy) => {
+                if let Some(p) = self.point(&xy) {
+                    let taken = self.game.as_mut().map(|g| g.take_back(p));
+                    match taken {
+                        Some(Ok(())) => self.reply("OK"),
+                        Some(Err(e)) => self.error(&format!("TAKEBACK: {e}")),
+                        None => {}
+                    }
+                }
+            }
+            Command::End => return self.end(),
+            Command::About => self.reply(&format!(
+                "name=\"{NAME}\", version=\"{}\", author=\"{AUTHOR}\", country=\"{COUNTRY}\"",
+                env!("CARGO_PKG_VERSION")
+            )),
+            Command::Play(xy) => self.play(&xy),
+            Command::Info { key, value } => self.info(&key, &value),
+            Command::ShowForbid => match self.game.as_mut() {
+                Some(game) => {
+                    let line = game.forbid_line();
+                    self.reply(&line);
+                }
+                None => return self.no_game(),
+            },
+            Command::Stop => {
+                if let Some(t) = &self.thinking {
+                    t.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            Command::HashClear => self.thinker.send(Job::ClearHash),
+            Command::ShowInfo => {
+                let threads = std::thread::available_parallelism()
+                    .map_or(1, std::num::NonZeroUsize::get)
+                    .min(MAX_THREADS);
+                // Yixin-Board reads the table limit as log2 of kilobytes
+                let hash_log2_kb = (MAX_HASH_MB * 1024).ilog2();
+                self.reply(&format!("MESSAGE INFO MAX_THREAD_NUM {threads}"));
+                self.reply(&format!("MESSAGE INFO MAX_HASH_SIZE {hash_log2_kb}"));
+            }
+            Command::NBest(n) => {
+                if self.game.is_none() {
+                    return self.no_game();
+                }
+                self.think(at, n);
+            }
+        }
+        Flow::Continue
+    }
+
+    fn no_game(&self) -> Flow {
+        self.error("no board yet: send START first");
+        Flow::Continue
+    }
+
+    /// Parses `x,y` on the current board, answering `ERROR` when there is no board or the
+    /// point is bad.
+    fn point(&self, xy: &str) -> Option<Pos> {
+        let Some(game) = self.game.as_ref() else {
+            self.no_game();
+            return None;
+        };
+        match parse_xy(xy, game.size()) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                self.error(&e.to_string());
+                None
+            }
+        }
+    }
+
+    fn start(&mut self, size: usize) {
+        if check_size(size).is_err() {
+            self.error(&format!("unsupported board size {size} (5 to 22)"));
+            return;
+        }
+        self.new_game(size);
+        // allocate the table before answering: managers do not count START against the
+        // clock, but they do count the first move
+        let (ack, allocated) = std::sync::mpsc::channel();
+        self.thinker
+            .send(Job::Configure(self.engine_config(), Some(ack)));
+        let _ = allocated.recv();
+        self.reply("OK");
+    }
+
+    fn new_game(&mut self, size: usize) {
+        // the size was checked, so this cannot fail
+        self.game = Position::new(size, self.settings.rule).ok();
+        self.board_input = None;
+        self.settings.new_match();
+    }
+
+    fn engine_config(&self) -> EngineConfig {
+        EngineConfig {
+            hash_mb: self.settings.hash_mb(),
+            threads: self.settings.threads,
+        }
+    }
+
+    fn board_done(&mut self, input: BoardInput) {
+        let Some(size) = self.game.as_ref().map(Position::size) else {
+            self.no_game();
+            return;
+        };
+        let mut fields = Vec::new();
+        for line in &input.lines {
+            match parse_field_line(line, size) {
+                Ok(f) => fields.push(f),
+                Err(e) => {
+                    self.error(&format!("BOARD: {e}"));
+                    return;
+                }
+            }
+        }
+        match Position::from_fields(size, self.settings.rule, &fields) {
+            Ok(pos) => {
+                self.game = Some(pos);
+                if input.think {
+                    self.think(input.received, 1);
+                }
+            }
+            Err(e) => self.error(&format!("BOARD: {e}")),
+        }
+    }
+
+    fn play(&mut self, xy: &str) {
+        let Some(p) = self.point(xy) else { return };
+        let Some(game) = self.game.as_mut() else {
+            return;
+        };
+        if let Some(reason) = game.status() {
+            self.error(&reason);
+        } else if !game.is_free(p) {
+            self.error(&format!("PLAY: {} is already occupied", format_xy(p)));
+        } else if !game.is_legal(p) {
+            self.error(&format!("PLAY: {} is forbidden for Black", format_xy(p)));
+        } else if let Err(e) = game.play(p) {
+            self.error(&format!("PLAY: {e}"));
+        } else {
+            self.reply(&format_xy(p));
+        }
+    }
+
+    fn info(&mut self, key: &str, value: &str) {
+        let int = || info_int(key, value);
+        let non_negative = || match info_int(key, value) {
+            Ok(v) if v >= 0 => Ok(v as u64),
+            Ok(v) => Err(format!("INFO {key}: {v} is negative")),
+            Err(e) => Err(e),
+        };
+        let result: Result<(), String> = match key {
+            "timeout_turn" => non_negative().map(|v| {
+                self.settings.timeout_turn = v;
+                self.tighten_deadline();
+            }),
+            "timeout_match" => non_negative().map(|v| {
+                self.settings.timeout_match = v;
+                self.tighten_deadline();
+            }),
+            "time_left" => int().map(|v| {
+                self.settings.set_time_left(v);
+                self.tighten_deadline();
+            }),
+            "max_memory" => non_negative().map(|v| {
+                self.settings.max_memory = v;
+                self.settings.hash_kb = None;
+                self.reconfigure();
+            }),
+            // Yixin-Board: table size in kilobytes
+            "hash_size" => non_negative().map(|v| {
+                self.settings.hash_kb = Some(v);
+                self.reconfigure();
+            }),
+            "thread_num" => non_negative().map(|v| {
+                self.settings.threads = (v as usize).clamp(1, MAX_THREADS);
+                self.reconfigure();
+            }),
+            "game_type" => int().map(|v| self.settings.game_type = v),
+            "rule" => int()
+                .and_then(rule_from_flags)
+                .map(|rule| self.set_rule(rule)),
+            "folder" => {
+                self.settings.folder = Some(value.to_string());
+                Ok(())
+            }
+            // Yixin-Board: 1 real-time best move, 2 structured lines per reported move
+            "show_detail" => non_negative().map(|v| self.settings.show_detail = (v & 3) as u8),
+            // Yixin-Board's search limits (0 or less: none)
+            "max_depth" => int().map(|v| {
+                self.settings.max_depth = (v > 0).then(|| v.min(i64::from(i32::MAX)) as i32);
+            }),
+            "max_node" => int().map(|v| self.settings.max_nodes = (v > 0).then_some(v as u64)),
+            // unknown keys (evaluate, Yixin-Board's many options, ...) are ignored
+            _ => Ok(()),
+        };
+        if let Err(e) = result {
+            self.error(&e);
+        }
+    }
+
+    fn set_rule(&mut self, rule: gomoku_engine::Rule) {
+        if self.settings.rule == rule {
+            return;
+        }
+        self.settings.rule = rule;
+        if let Some(game) = self.game.as_ref() {
+            // keep the stones: GUIs may send the rule after the position
+            self.game = game.with_rule(rule).ok().or_else(|| self.game.take());
+        }
+    }
+
+    /// Sends the engine settings to the thinking thread once a board exists (before that,
+    /// `START` does it).
+    fn reconfigure(&self) {
+        if self.game.is_some() {
+            self.thinker
+                .send(Job::Configure(self.engine_config(), None));
+        }
+    }
+
+    /// A time limit changed during a search: if the answer is now due earlier, make sure the
+    /// search stops in time (the engine's own limits were fixed when it started).
+    fn tighten_deadline(&mut self) {
+        let budget = self.settings.budget();
+        let Some(t) = self.thinking.as_mut() else {
+            return;
+        };
+        let deadline = t.received + Duration::from_millis(budget.hard_deadline_ms());
+        if deadline >= t.deadline {
+            return;
+        }
+        t.deadline = deadline;
+        let stop = Arc::clone(&t.stop);
+        std::thread::spawn(move || {
+            std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+            stop.store(true, Ordering::Relaxed);
+        });
+    }
+
+    fn think(&mut self, at: Instant, nbest: usize) {
+        let Some(game) = self.game.as_mut() else {
+            self.no_game();
+            return;
+        };
+        if let Some(reason) = game.status() {
+            self.error(&reason);
+            return;
+        }
+        let budget = self.settings.budget();
+        let job = SearchJob {
+            id: self.next_id,
+            board: game.board().clone(),
+            exclude: game.dead().to_vec(),
+            budget,
+            received: at,
+            stop: Arc::new(AtomicBool::new(false)),
+            nbest,
+            show_detail: self.settings.show_detail,
+            config: self.engine_config(),
+        };
+        self.thinking = Some(Thinking {
+            id: job.id,
+            stop: Arc::clone(&job.stop),
+            received: at,
+            deadline: at + Duration::from_millis(budget.hard_deadline_ms()),
+        });
+        self.next_id += 1;
+        self.thinker.send(Job::Search(Box::new(job)));
+    }
+
+    /// Stops the search under way; its result will be ignored.
+    fn abort_search(&mut self) {
+        if let Some(t) = self.thinking.take() {
+            t.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn end(&mut self) -> Flow {
+        self.abort_search();
+        self.out.close();
+        Flow::Quit
+    }
+
+    fn finished(&mut self, outcome: &Outcome) {
+        let Some(t) = self.thinking.take_if(|t| t.id == outcome.id) else {
+            return; // a search that was aborted
+        };
+        self.settings.spend(t.received.elapsed().as_millis() as u64);
+        let Some(game) = self.game.as_mut() else {
+            return;
+        };
+        // the engine guarantees a legal move; check anyway, an illegal answer loses the game
+        let best = if game.is_legal(outcome.best) {
+            Some(outcome.best)
+        } else {
+            game.any_legal()
+        };
+        match best {
+            Some(p) if game.play(p).is_ok() => self.out.line(&format_xy(p)),
+            _ => self.error("no legal move left"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::channel;
+    use super::*;
+    use std::io::Write;
+    use std::sync::mpsc;
+
+    /// Collects output lines into a channel.
+    struct Lines {
+        tx: mpsc::Sender<String>,
+        buf: Vec<u8>,
+    }
+
+    impl Write for Lines {
+        fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+            for &b in data {
+                if b == b'\n' {
+                    let line = String::from_utf8_lossy(&self.buf).into_owned();
+                    self.buf.clear();
+                    let _ = self.tx.send(line);
+                } else {
+                    self.buf.push(b);
+                }
+            }
+            Ok(data.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A session on its own thread, driven line by line.
+    struct Harness {
+        events: mpsc::Sender<Event>,
+        lines: mpsc::Receiver<String>,
+        thread: Option<std::thread::JoinHandle<()>>,
+    }
+
+    impl Harness {
+        fn new() -> Harness {
+            let (tx, lines) = mpsc::channel();
+            let out = Output::new(Lines {
+                tx,
+                buf: Vec::new(),
+            });
+            let (events, rx) = channel();
+            let session = Session::new(out, events.clone());
+            let thread = std::thread::spawn(move || session.run(&rx));
+            Harness {
+                events,
+                lines,
+                thread: Some(thread),
+            }
+        }
+
+        fn send(&self, line: &str) {
+            self.events
+                .send(Event::Line(format!("{line}\r\n"), Instant::now()))
+                .unwrap();
+        }
+
+        /// The next line that is not a MESSAGE.
+        fn answer(&self) -> String {
+            loop {
+                let l = self
+                    .lines
+                    .recv_timeout(Duration::from_secs(20))
+                    .expect("an answer in time");
+                if !l.starts_with("MESSAGE") {
+                    return l;
+                }
+            }
+        }
+
+        /// All lines up to and including the next one that is not a MESSAGE.
+        fn answer_with_messages(&self) -> Vec<String> {
+            let mut v = Vec::new();
+            loop {
+                let l = self
+                    .lines
+                    .recv_timeout(Duration::from_secs(20))
+                    .expect("an answer in time");
+                let done = !l.starts_with("MESSAGE");
+                v.push(l);
+                if done {
+                    return v;
+                }
+            }
+        }
+
+        fn silent_for(&self, ms: u64) -> bool {
+            self.lines.recv_timeout(Duration::from_millis(ms)).is_err()
+        }
+
+        fn finish(mut self) {
+            self.send("END");
+            if let Some(t) = self.thread.take() {
+                t.join().unwrap();
+            }
+        }
+    }
+
+    fn xy(answer: &str) -> (usize, usize) {
+        let (x, y) = answer.split_once(',').expect("x,y");
+        (x.parse().unwrap(), y.parse().unwrap())
+    }
+
+    #[test]
+    fn a_short_game_in_process() {
+        let h = Harness::new();
+        h.send("INFO timeout_turn 100");
+        h.send("INFO max_memory 16777216");
+        h.send("START 15");
+        assert_eq!(h.answer(), "OK");
+        h.send("BEGIN");
+        let lines = h.answer_with_messages();
+        assert!(
+            lines.iter().any(|l| l.starts_with("MESSAGE depth")),
+            "{lines:?}"
+        );
+        assert_eq!(
+            xy(lines.last().unwrap()),
+            (7, 7),
+            "the first move goes to the centre"
+        );
+        h.send("TURN 8,8");
+        let (x, y) = xy(&h.answer());
+        assert!((x, y) != (7, 7) && (x, y) != (8, 8));
+        h.finish();
+    }
+
+    #[test]
+    fn commands_during_a_search_wait_their_turn() {
+        let h = Harness::new();
+        h.send("INFO timeout_turn 150");
+        h.send("START 15");
+        h.send("BEGIN");
+        h.send("TURN 8,8");
+        h.send("ABOUT");
+        assert_eq!(h.answer(), "OK");
+        assert_eq!(xy(&h.answer()), (7, 7));
+        let second = xy(&h.answer());
+        assert!(second != (7, 7) && second != (8, 8));
+        assert!(h.answer().starts_with("name="));
+        h.finish();
+    }
+
+    #[test]
+    fn stop_answers_at_once() {
+        let h = Harness::new();
+        h.send("INFO timeout_turn 600000");
+        h.send("START 15");
+        assert_eq!(h.answer(), "OK");
+        h.send("BOARD");
+        h.send("7,7,2");
+        h.send("8,8,1");
+        h.send("8,7,2");
+        h.send("DONE");
+        std::thread::sleep(Duration::from_millis(100));
+        let t = Instant::now();
+        h.send("YXSTOP");
+        let (x, y) = xy(&h.answer());
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        assert!(x < 15 && y < 15 && (x, y) != (7, 7) && (x, y) != (8, 8) && (x, y) != (8, 7));
+        h.finish();
+    }
+
+    #[test]
+    fn a_shorter_limit_from_info_ends_the_search() {
+        let h = Harness::new();
+        h.send("INFO timeout_turn 600000");
+        h.send("START 15");
+        assert_eq!(h.answer(), "OK");
+        h.send("TURN 7,7");
+        std::thread::sleep(Duration::from_millis(50));
+        let t = Instant::now();
+        h.send("INFO timeout_turn 300");
+        let (x, y) = xy(&h.answer());
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        assert!((x, y) != (7, 7));
+        h.finish();
+    }
+
+    #[test]
+    fn end_of_input_finishes_the_work_in_hand() {
+        let mut h = Harness::new();
+        h.send("INFO timeout_turn 100");
+        h.send("START 15");
+        h.send("BEGIN");
+        h.events.send(Event::Eof).unwrap();
+        assert_eq!(h.answer(), "OK");
+        assert_eq!(xy(&h.answer()), (7, 7));
+        if let Some(t) = h.thread.take() {
+            t.join().unwrap();
+        }
+    }
+
+    #[test]
+    fn end_during_a_search_is_silent() {
+        let mut h = Harness::new();
+        h.send("INFO timeout_turn 600000");
+        h.send("START 15");
+        assert_eq!(h.answer(), "OK");
+        // (BEGIN would be answered at once: the centre is the only candidate)
+        h.send("TURN 7,7");
+        std::thread::sleep(Duration::from_millis(50));
+        h.send("END");
+        if let Some(t) = h.thread.take() {
+            t.join().unwrap();
+        }
+        // the loop has ended, and the move of the stopped search was never written
+        let rest: Vec<String> = h.lines.try_iter().collect();
+        assert!(rest.iter().all(|l| l.starts_with("MESSAGE")), "{rest:?}");
+        assert!(h.silent_for(200));
+    }
+}
