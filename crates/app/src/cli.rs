@@ -21,6 +21,8 @@ pub enum Command {
     Think(crate::commands::think::Args),
     /// Measure make+unmake throughput of the board (moves per second).
     BenchBoard(crate::commands::bench_board::Args),
+    /// Serve the board in the browser (the default without a subcommand).
+    Serve(crate::commands::serve::Args),
 }
 
 /// Parses a rule name for clap.

@@ -11,10 +11,8 @@ fn main() -> ExitCode {
         Some(Command::Position(a)) => commands::position::run(a),
         Some(Command::BenchBoard(a)) => commands::bench_board::run(a),
         Some(Command::Think(a)) => commands::think::run(a),
-        None => {
-            eprintln!("the web board is not built yet; see `gomoku --help`");
-            Ok(())
-        }
+        Some(Command::Serve(a)) => commands::serve::run(a),
+        None => commands::serve::run(&commands::serve::Args::default()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

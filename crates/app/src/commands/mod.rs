@@ -2,4 +2,5 @@
 
 pub mod bench_board;
 pub mod position;
+pub mod serve;
 pub mod think;
