@@ -6,6 +6,7 @@
 //! other board sizes, renju marks and the Chinese labels, and saves a screenshot
 //! (`target/tmp/web-e2e.png`, or the path in `GOMOKU_E2E_SCREENSHOT`).
 
+use fantoccini::actions::{InputSource, MouseActions, PointerAction};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
@@ -295,6 +296,24 @@ async fn play_in_headless_chromium() {
         .await,
         225
     );
+    // hovering an empty point previews the stone of the side to move
+    let i9 = c
+        .find(Locator::Css("[data-testid=board] .hit[data-point=i9]"))
+        .await
+        .expect("point i9");
+    let hover = MouseActions::new("mouse".to_string()).then(PointerAction::MoveToElement {
+        element: i9,
+        duration: None,
+        x: 0.0,
+        y: 0.0,
+    });
+    c.perform_actions(hover).await.expect("hover");
+    let fill = js(
+        &c,
+        "return getComputedStyle(document.querySelector('.hit[data-point=i9]')).fill;",
+    )
+    .await;
+    assert_eq!(fill, "rgba(0, 0, 0, 0.42)", "black preview under the mouse");
     click_point(&c, "h8").await;
     wait_js(
         &c,
