@@ -25,6 +25,8 @@ pub enum Command {
     BenchBoard(crate::commands::bench_board::Args),
     /// Speak the Gomocup pbrain protocol on standard input and output (as `pbrain-gomoku`).
     Pbrain(crate::commands::pbrain::Args),
+    /// Serve the board in the browser (the default without a subcommand).
+    Serve(crate::commands::serve::Args),
 }
 
 /// Parses a rule name for clap.

@@ -13,10 +13,8 @@ fn main() -> ExitCode {
         Some(Command::Think(a)) => commands::think::run(a),
         Some(Command::Bench(a)) => commands::bench::run(a),
         Some(Command::Pbrain(a)) => commands::pbrain::run(a),
-        None => {
-            eprintln!("the web board is not built yet; see `gomoku --help`");
-            Ok(())
-        }
+        Some(Command::Serve(a)) => commands::serve::run(a),
+        None => commands::serve::run(&commands::serve::Args::default()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,4 +4,5 @@ pub mod bench;
 pub mod bench_board;
 pub mod pbrain;
 pub mod position;
+pub mod serve;
 pub mod think;

@@ -1,0 +1,65 @@
+//! `gomoku serve` (also what `gomoku` does with no subcommand): the board in the browser.
+
+use crate::web::{serve, ServerConfig};
+use anyhow::{bail, Result};
+use std::time::Duration;
+
+/// Arguments of `gomoku serve`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// Port to listen on (0 picks a free one).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on (127.0.0.1 keeps the board to this machine).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Search threads per engine move.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table of each engine, in MB.
+    #[arg(long, default_value_t = 32)]
+    pub hash_mb: usize,
+    /// Minutes after which a game nobody looks at is removed.
+    #[arg(long, default_value_t = 30)]
+    pub idle_minutes: u64,
+    /// Most games at once.
+    #[arg(long, default_value_t = 200)]
+    pub max_games: usize,
+}
+
+impl Default for Args {
+    fn default() -> Self {
+        Args {
+            port: 8080,
+            host: "127.0.0.1".to_string(),
+            threads: 1,
+            hash_mb: 32,
+            idle_minutes: 30,
+            max_games: 200,
+        }
+    }
+}
+
+/// Runs the server until the process is stopped.
+///
+/// # Errors
+/// Bad arguments, or the address cannot be bound (for example, the port is taken).
+pub fn run(args: &Args) -> Result<()> {
+    if args.threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    if args.max_games == 0 {
+        bail!("--max-games must be at least 1");
+    }
+    let config = ServerConfig {
+        hash_mb: args.hash_mb.max(1),
+        threads: args.threads,
+        idle_timeout: Duration::from_secs(args.idle_minutes.max(1) * 60),
+        max_games: args.max_games,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(serve(&args.host, args.port, config))
+}

@@ -1,0 +1,1357 @@
+//! The games in play: one [`Slot`] per browser tab, each with its own [`Game`], players,
+//! engine settings and event channel; the engine searches on threads of their own and reports
+//! through the slot's channel.
+//!
+//! Locking: the map of games and each slot have their own `std` mutex, held only for short,
+//! non-blocking work (never across an `.await`, never during a search). The order is always
+//! map, then slot.
+
+use super::error::ApiError;
+use super::psq;
+use gomoku_engine::notation::{check_size, format_pos, parse_pos, parse_xy};
+use gomoku_engine::search::{format_score, moves_to_result};
+use gomoku_engine::study::{Greedy, PatternEval, Searcher};
+use gomoku_engine::{
+    Color, Engine, EngineConfig, Game, GameResult, Limits, Pos, Rule, SearchEvent, SearchInfo,
+    SearchOptions, SearchResult,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::time::{Duration, Instant};
+use tokio::sync::broadcast;
+
+/// Server-wide settings.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// Transposition table of each engine, in MB.
+    pub hash_mb: usize,
+    /// Search threads per engine move.
+    pub threads: usize,
+    /// A game with no request and no open event stream for this long is removed.
+    pub idle_timeout: Duration,
+    /// At most this many games at once.
+    pub max_games: usize,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            hash_mb: 32,
+            threads: 1,
+            idle_timeout: Duration::from_secs(30 * 60),
+            max_games: 200,
+        }
+    }
+}
+
+/// Who plays a colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Player {
+    /// A person clicking on the board.
+    Person,
+    /// The engine.
+    Engine,
+}
+
+/// Named engine strengths, from a one-ply greedy player to the full search. Every level also
+/// obeys the game's time per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// One ply: the move whose resulting position evaluates best (a five is always taken).
+    Greedy,
+    /// Full search stopped at nominal depth 2.
+    Easy,
+    /// Depth 4.
+    Medium,
+    /// Depth 8.
+    Hard,
+    /// No depth limit: the whole time per move.
+    Max,
+}
+
+impl Level {
+    fn depth(self) -> Option<i32> {
+        match self {
+            Level::Greedy => Some(1),
+            Level::Easy => Some(2),
+            Level::Medium => Some(4),
+            Level::Hard => Some(8),
+            Level::Max => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Level::Greedy => "greedy",
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Max => "max",
+        }
+    }
+}
+
+/// Bounds of the time per move, in milliseconds.
+pub const TIME_RANGE_MS: std::ops::RangeInclusive<u64> = 10..=600_000;
+
+/// The body of `POST /api/games`: every field optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NewGame {
+    /// Rule name (default freestyle).
+    pub rule: Option<String>,
+    /// Board size (default 15, or the size of the `.psq` record).
+    pub size: Option<usize>,
+    /// Who plays Black (default person).
+    pub black: Option<Player>,
+    /// Who plays White (default engine).
+    pub white: Option<Player>,
+    /// Engine level (default max).
+    pub level: Option<Level>,
+    /// Engine time per move in ms (default 1000).
+    pub time_ms: Option<u64>,
+    /// Start from these moves (a position string).
+    pub position: Option<String>,
+    /// Start from this Piskvork `.psq` record.
+    pub psq: Option<String>,
+}
+
+/// The body of `POST /api/games/{id}/settings`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// New engine level.
+    pub level: Option<Level>,
+    /// New time per move in ms.
+    pub time_ms: Option<u64>,
+}
+
+/// The body of `POST /api/games/{id}/move`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The point: `h8` style or Gomocup `x,y`.
+    #[serde(rename = "move")]
+    pub point: String,
+    /// The colour the sender believes is to move; a mismatch is refused as out of turn.
+    #[serde(default)]
+    pub color: Option<String>,
+}
+
+/// The body of `POST /api/games/{id}/resign` (optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ResignRequest {
+    /// Who resigns; by default the person (or the side to move when both or neither are).
+    pub color: Option<String>,
+}
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Purpose {
+    /// A move that will be played.
+    Move,
+    /// A suggestion for the person to move.
+    Hint,
+}
+
+/// What the engine reports about a search, live or final.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineInfo {
+    /// Move or hint.
+    pub purpose: Purpose,
+    /// The colour the engine searched for.
+    pub color: &'static str,
+    /// The best move so far (`h8` style), `null` before the first iteration.
+    #[serde(rename = "move")]
+    pub point: Option<String>,
+    /// Score for the searching side.
+    pub score: i32,
+    /// The score as text: `+35`, `win in 3`, `loss in 2`.
+    pub eval: String,
+    /// Own moves to a proven result: positive wins, negative loses, `null` when not proven.
+    pub mate: Option<i32>,
+    /// The score from Black's point of view (for the evaluation graph).
+    pub black_score: i32,
+    /// Nominal depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Transposition-table hits.
+    pub tt_hits: u64,
+    /// Think time so far.
+    pub time_ms: u64,
+    /// Principal variation.
+    pub pv: Vec<String>,
+    /// Which searcher (`pvs` or `greedy/pattern`).
+    pub engine: String,
+    /// Whether the search has finished.
+    #[serde(rename = "final")]
+    pub done: bool,
+}
+
+impl EngineInfo {
+    fn new(purpose: Purpose, color: Color, score: i32, pv: &[Pos], size: usize) -> EngineInfo {
+        EngineInfo {
+            purpose,
+            color: color.name(),
+            point: pv.first().map(|&p| format_pos(p, size)),
+            score,
+            eval: format_score(score),
+            mate: moves_to_result(score),
+            black_score: if color == Color::Black { score } else { -score },
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            nps: 0,
+            tt_hits: 0,
+            time_ms: 0,
+            pv: pv.iter().map(|&p| format_pos(p, size)).collect(),
+            engine: String::new(),
+            done: false,
+        }
+    }
+
+    fn from_iteration(
+        purpose: Purpose,
+        color: Color,
+        i: &SearchInfo,
+        size: usize,
+        engine: &str,
+    ) -> EngineInfo {
+        EngineInfo {
+            depth: i.depth,
+            seldepth: i.seldepth,
+            nodes: i.nodes,
+            nps: i.nps,
+            tt_hits: i.tt_hits,
+            time_ms: i.elapsed_ms,
+            engine: engine.to_string(),
+            ..EngineInfo::new(purpose, color, i.score, &i.pv, size)
+        }
+    }
+
+    fn from_result(
+        purpose: Purpose,
+        color: Color,
+        r: &SearchResult,
+        size: usize,
+        engine: &str,
+    ) -> EngineInfo {
+        // the reported move is the one played, even if the PV was cut short
+        let mut pv = r.pv.clone();
+        if pv.first() != Some(&r.best_move) {
+            pv = vec![r.best_move];
+        }
+        EngineInfo {
+            depth: r.depth,
+            seldepth: r.seldepth,
+            nodes: r.stats.nodes,
+            nps: r.stats.nodes * 1000 / r.elapsed_ms.max(1),
+            tt_hits: r.stats.tt_hits,
+            time_ms: r.elapsed_ms,
+            engine: engine.to_string(),
+            done: true,
+            ..EngineInfo::new(purpose, color, r.score, &pv, size)
+        }
+    }
+}
+
+/// Events sent to the pages watching a game (already serialized, so cloning is cheap).
+#[derive(Clone, Debug)]
+pub enum ServerEvent {
+    /// The whole game state after a change (JSON of [`GameView`]).
+    State(Arc<str>),
+    /// Progress of the running search (JSON of [`EngineInfo`]).
+    Info(Arc<str>),
+    /// The game was removed; no more events follow.
+    Closed,
+}
+
+/// One move of the game as the page sees it.
+#[derive(Clone, Debug)]
+struct MoveRecord {
+    pos: Pos,
+    ms: u64,
+    engine: Option<EngineInfo>,
+}
+
+#[derive(Debug)]
+struct Job {
+    id: u64,
+    purpose: Purpose,
+    color: Color,
+    stop: Arc<AtomicBool>,
+    started: Instant,
+}
+
+/// Idle engines, reused between searches so that tables are allocated once, not per move.
+#[derive(Debug)]
+pub struct EnginePool {
+    idle: Mutex<Vec<(Engine, u64)>>,
+    config: EngineConfig,
+}
+
+/// Engines kept allocated while idle.
+const POOL_KEEP: usize = 2;
+
+impl EnginePool {
+    fn new(config: EngineConfig) -> EnginePool {
+        EnginePool {
+            idle: Mutex::new(Vec::new()),
+            config,
+        }
+    }
+
+    /// An engine for game `serial`: the one it used last if idle (its table still helps),
+    /// otherwise any idle engine with a cleared table, otherwise a new one.
+    fn take(&self, serial: u64) -> Engine {
+        let mut idle = lock(&self.idle);
+        if let Some(i) = idle.iter().position(|(_, s)| *s == serial) {
+            return idle.swap_remove(i).0;
+        }
+        if let Some((mut e, _)) = idle.pop() {
+            // tables are not keyed by rule or size, so another game's entries must go
+            e.clear_hash();
+            return e;
+        }
+        drop(idle);
+        Engine::new(self.config.clone())
+    }
+
+    fn put(&self, engine: Engine, serial: u64) {
+        let mut idle = lock(&self.idle);
+        if idle.len() < POOL_KEEP {
+            idle.push((engine, serial));
+        }
+    }
+}
+
+/// Locks a mutex, recovering the data if a thread panicked while holding it (the data of a
+/// game stays consistent because every change is made in one step under the lock).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+static NEXT_JOB: AtomicU64 = AtomicU64::new(1);
+static NEXT_SERIAL: AtomicU64 = AtomicU64::new(1);
+
+fn color_index(c: Color) -> usize {
+    match c {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+fn parse_color(s: &str) -> Result<Color, ApiError> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "black" | "b" | "x" => Ok(Color::Black),
+        "white" | "w" | "o" => Ok(Color::White),
+        _ => Err(ApiError::bad_request(
+            "bad_color",
+            format!("'{s}': a colour is black or white"),
+        )),
+    }
+}
+
+fn check_time(ms: u64) -> Result<u64, ApiError> {
+    if TIME_RANGE_MS.contains(&ms) {
+        Ok(ms)
+    } else {
+        Err(ApiError::bad_request(
+            "bad_settings",
+            format!(
+                "time_ms {ms} is out of range ({} to {})",
+                TIME_RANGE_MS.start(),
+                TIME_RANGE_MS.end()
+            ),
+        ))
+    }
+}
+
+/// A fresh id that is hard to guess (so one tab cannot stumble on another's game).
+fn new_id(serial: u64) -> String {
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(serial);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    h.write_u64(t);
+    format!("{:016x}{:04x}", h.finish(), serial & 0xffff)
+}
+
+/// One game and everything around it.
+#[derive(Debug)]
+pub struct Slot {
+    id: String,
+    serial: u64,
+    me: Weak<Mutex<Slot>>,
+    pool: Arc<EnginePool>,
+    game: Game,
+    players: [Player; 2],
+    level: Level,
+    time_ms: u64,
+    records: Vec<MoveRecord>,
+    redo_records: Vec<MoveRecord>,
+    resigned: Option<Color>,
+    job: Option<Job>,
+    live: Option<EngineInfo>,
+    hint: Option<EngineInfo>,
+    error: Option<String>,
+    version: u64,
+    last_seen: Instant,
+    turn_started: Instant,
+    watchers: Arc<()>,
+    tx: broadcast::Sender<ServerEvent>,
+}
+
+/// The JSON state of a game.
+#[derive(Debug, Serialize)]
+pub struct GameView {
+    id: String,
+    version: u64,
+    rule: &'static str,
+    size: usize,
+    players: PlayersView,
+    level: Level,
+    time_ms: u64,
+    to_move: &'static str,
+    moves: Vec<MoveView>,
+    redo: Vec<String>,
+    position: String,
+    result: Option<ResultView>,
+    forbidden: Vec<ForbiddenView>,
+    thinking: Option<ThinkingView>,
+    live: Option<EngineInfo>,
+    hint: Option<EngineInfo>,
+    /// Why the engine could not move, if it could not (never set by a bad request).
+    engine_error: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct PlayersView {
+    black: Player,
+    white: Player,
+}
+
+#[derive(Debug, Serialize)]
+struct MoveView {
+    number: usize,
+    #[serde(rename = "move")]
+    point: String,
+    x: Option<usize>,
+    y: Option<usize>,
+    color: &'static str,
+    ms: u64,
+    engine: Option<EngineInfo>,
+}
+
+#[derive(Debug, Serialize)]
+struct ResultView {
+    /// `win` or `draw`.
+    kind: &'static str,
+    winner: Option<&'static str>,
+    line: Vec<String>,
+    foul: Option<&'static str>,
+    resigned: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct ForbiddenView {
+    point: String,
+    kind: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+struct ThinkingView {
+    purpose: Purpose,
+    color: &'static str,
+    /// Milliseconds since the search started.
+    elapsed_ms: u64,
+}
+
+impl Slot {
+    fn size(&self) -> usize {
+        self.game.board().size()
+    }
+
+    fn is_over(&self) -> bool {
+        self.resigned.is_some() || self.game.is_over()
+    }
+
+    fn has_person(&self) -> bool {
+        self.players.contains(&Player::Person)
+    }
+
+    fn player(&self, c: Color) -> Player {
+        self.players[color_index(c)]
+    }
+
+    /// Marks the game as used now.
+    pub fn touch(&mut self) {
+        self.last_seen = Instant::now();
+    }
+
+    /// A receiver of this game's events and a token whose lifetime marks an open stream.
+    pub fn subscribe(&mut self) -> (broadcast::Receiver<ServerEvent>, Arc<()>) {
+        self.touch();
+        (self.tx.subscribe(), self.watchers.clone())
+    }
+
+    /// The state as JSON-ready data.
+    pub fn view(&mut self) -> GameView {
+        let size = self.size();
+        let board_moves: Vec<Pos> = self.game.board().moves().to_vec();
+        let moves = board_moves
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                let rec = self.records.get(i).filter(|r| r.pos == p);
+                MoveView {
+                    number: i + 1,
+                    point: format_pos(p, size),
+                    x: p.is_point().then(|| p.x()),
+                    y: p.is_point().then(|| p.y()),
+                    color: if i % 2 == 0 { "black" } else { "white" },
+                    ms: rec.map_or(0, |r| r.ms),
+                    engine: rec.and_then(|r| r.engine.clone()),
+                }
+            })
+            .collect();
+        let result = if let Some(loser) = self.resigned {
+            Some(ResultView {
+                kind: "win",
+                winner: Some(loser.opponent().name()),
+                line: Vec::new(),
+                foul: None,
+                resigned: true,
+            })
+        } else {
+            self.game.result().map(|r| match r {
+                GameResult::Win { winner, line, foul } => ResultView {
+                    kind: "win",
+                    winner: Some(winner.name()),
+                    line: line.iter().map(|&p| format_pos(p, size)).collect(),
+                    foul: foul.map(|k| k.name()),
+                    resigned: false,
+                },
+                GameResult::Draw => ResultView {
+                    kind: "draw",
+                    winner: None,
+                    line: Vec::new(),
+                    foul: None,
+                    resigned: false,
+                },
+            })
+        };
+        let to_move = self.game.board().to_move();
+        let forbidden = if self.is_over() || to_move != Color::Black {
+            Vec::new()
+        } else {
+            self.game
+                .board_mut()
+                .forbidden_points()
+                .into_iter()
+                .map(|(p, k)| ForbiddenView {
+                    point: format_pos(p, size),
+                    kind: k.name(),
+                })
+                .collect()
+        };
+        GameView {
+            id: self.id.clone(),
+            version: self.version,
+            rule: self.game.board().rule().name(),
+            size,
+            players: PlayersView {
+                black: self.players[0],
+                white: self.players[1],
+            },
+            level: self.level,
+            time_ms: self.time_ms,
+            to_move: to_move.name(),
+            moves,
+            redo: self
+                .game
+                .redo_stack()
+                .iter()
+                .map(|&p| format_pos(p, size))
+                .collect(),
+            position: self.game.board().position_string(),
+            result,
+            forbidden,
+            thinking: self.job.as_ref().map(|j| ThinkingView {
+                purpose: j.purpose,
+                color: j.color.name(),
+                elapsed_ms: j.started.elapsed().as_millis() as u64,
+            }),
+            live: self.live.clone(),
+            hint: self.hint.clone(),
+            engine_error: self.error.clone(),
+        }
+    }
+
+    /// Records a change: bumps the version and sends the new state to the watchers.
+    fn changed(&mut self) {
+        // no touch here: the engine's own moves must not keep an abandoned game alive
+        self.version += 1;
+        let view = self.view();
+        match serde_json::to_string(&view) {
+            Ok(json) => {
+                // no receiver is not an error: nobody is watching right now
+                let _ = self.tx.send(ServerEvent::State(json.into()));
+            }
+            Err(e) => eprintln!("gomoku serve: cannot serialize a game: {e}"),
+        }
+    }
+
+    /// Stops and forgets the running search, if any (its result will be ignored).
+    fn cancel_job(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.stop.store(true, Ordering::Relaxed);
+        }
+        self.live = None;
+    }
+
+    fn refuse_if_thinking(&self) -> Result<(), ApiError> {
+        match &self.job {
+            Some(j) if j.purpose == Purpose::Move => Err(ApiError::conflict(
+                "engine_thinking",
+                format!("the engine is thinking for {}; wait or press stop", j.color),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn refuse_if_over(&self) -> Result<(), ApiError> {
+        if self.is_over() {
+            Err(ApiError::conflict("game_over", "the game is over"))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Starts the engine if it is to move in a game still going.
+    fn maybe_start_engine(&mut self) {
+        let to_move = self.game.board().to_move();
+        if self.job.is_none()
+            && !self.is_over()
+            && !self.game.board().is_full()
+            && self.player(to_move) == Player::Engine
+        {
+            if let Err(e) = self.start_job(Purpose::Move) {
+                self.error = Some(e.message);
+            }
+        }
+    }
+
+    /// Starts a search for the side to move on a thread of its own.
+    fn start_job(&mut self, purpose: Purpose) -> Result<(), ApiError> {
+        let board = self.game.board().clone();
+        let color = board.to_move();
+        let size = board.size();
+        // hints always use the full search: a greedy suggestion would mislead
+        let level = if purpose == Purpose::Hint {
+            Level::Max
+        } else {
+            self.level
+        };
+        let limits = Limits {
+            move_time_ms: Some(self.time_ms),
+            depth: level.depth(),
+            ..Limits::default()
+        };
+        let id = NEXT_JOB.fetch_add(1, Ordering::Relaxed);
+        let stop = Arc::new(AtomicBool::new(false));
+        let ctx = SearchCtx {
+            me: self.me.clone(),
+            pool: self.pool.clone(),
+            serial: self.serial,
+            job: id,
+            purpose,
+            color,
+            size,
+        };
+        let thread_stop = stop.clone();
+        std::thread::Builder::new()
+            .name("gomoku-search".to_string())
+            .spawn(move || {
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    ctx.run(&board, level, &limits, &thread_stop)
+                }));
+                let Some(slot) = ctx.me.upgrade() else {
+                    return; // the game was removed meanwhile
+                };
+                lock(&slot).finish_job(ctx.job, result.ok());
+            })
+            .map_err(ApiError::internal)?;
+        self.job = Some(Job {
+            id,
+            purpose,
+            color,
+            stop,
+            started: Instant::now(),
+        });
+        self.live = None;
+        self.error = None;
+        Ok(())
+    }
+
+    /// Takes the result of search `job` (ignored if the job was cancelled meanwhile).
+    fn finish_job(&mut self, job: u64, result: Option<(SearchResult, String)>) {
+        let Some(current) = self.job.take_if(|j| j.id == job) else {
+            return;
+        };
+        self.live = None;
+        let size = self.size();
+        match result {
+            None => self.error = Some("the engine failed on this position".to_string()),
+            Some((r, engine)) => {
+                let info =
+                    EngineInfo::from_result(current.purpose, current.color, &r, size, &engine);
+                match current.purpose {
+                    Purpose::Hint => self.hint = Some(info),
+                    Purpose::Move => {
+                        if !r.best_move.is_point() || self.game.play(r.best_move).is_err() {
+                            self.error = Some("the engine found no move".to_string());
+                        } else {
+                            self.records.push(MoveRecord {
+                                pos: r.best_move,
+                                ms: r.elapsed_ms,
+                                engine: Some(info),
+                            });
+                            self.redo_records.clear();
+                            self.turn_started = Instant::now();
+                        }
+                    }
+                }
+            }
+        }
+        self.changed();
+        if current.purpose == Purpose::Move && self.error.is_none() {
+            self.maybe_start_engine();
+            if self.job.is_some() {
+                self.changed();
+            }
+        }
+    }
+
+    /// Publishes live progress of search `job`.
+    fn progress(&mut self, job: u64, info: EngineInfo) {
+        if self.job.as_ref().is_some_and(|j| j.id == job) {
+            if let Ok(json) = serde_json::to_string(&info) {
+                let _ = self.tx.send(ServerEvent::Info(json.into()));
+            }
+            self.live = Some(info);
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Actions (each leaves the game unchanged when it returns an error).
+
+    /// A person's move.
+    ///
+    /// # Errors
+    /// Malformed or off-board points (400); out of turn, occupied, forbidden, game over or the
+    /// engine thinking (409).
+    pub fn play(&mut self, req: &MoveRequest) -> Result<(), ApiError> {
+        self.touch();
+        self.refuse_if_over()?;
+        self.refuse_if_thinking()?;
+        let to_move = self.game.board().to_move();
+        if let Some(c) = &req.color {
+            let c = parse_color(c)?;
+            if c != to_move {
+                return Err(ApiError::conflict(
+                    "not_your_turn",
+                    format!("it is {to_move}'s turn, not {c}'s"),
+                ));
+            }
+        }
+        if self.player(to_move) == Player::Engine {
+            return Err(ApiError::conflict(
+                "not_your_turn",
+                format!("{to_move} is played by the engine"),
+            ));
+        }
+        let size = self.size();
+        let text = req.point.trim();
+        let p = if text.contains(',') {
+            parse_xy(text, size)
+        } else {
+            parse_pos(text, size)
+        }
+        .map_err(|e| ApiError::bad_request("bad_move", e.to_string()))?;
+        let name = format_pos(p, size);
+        if !self.game.board().is_empty(p) {
+            return Err(ApiError::conflict(
+                "occupied",
+                format!("{name} is already occupied"),
+            ));
+        }
+        if to_move == Color::Black {
+            if let Some(kind) = self.game.board_mut().forbidden_kind(p) {
+                return Err(ApiError::conflict(
+                    "forbidden",
+                    format!("{name} is forbidden for Black ({kind})"),
+                ));
+            }
+        }
+        self.game
+            .play(p)
+            .map_err(|e| ApiError::conflict("illegal", e.to_string()))?;
+        // a hint being computed is for the position just left
+        self.cancel_job();
+        self.records.push(MoveRecord {
+            pos: p,
+            ms: self.turn_started.elapsed().as_millis() as u64,
+            engine: None,
+        });
+        self.redo_records.clear();
+        self.hint = None;
+        self.error = None;
+        self.turn_started = Instant::now();
+        self.maybe_start_engine();
+        self.changed();
+        Ok(())
+    }
+
+    fn undo_one(&mut self) -> bool {
+        if self.game.undo().is_none() {
+            return false;
+        }
+        let rec = self.records.pop().unwrap_or(MoveRecord {
+            pos: Pos::NONE,
+            ms: 0,
+            engine: None,
+        });
+        self.redo_records.push(rec);
+        true
+    }
+
+    fn redo_one(&mut self) -> bool {
+        let Some(p) = self.game.redo() else {
+            return false;
+        };
+        let rec = self
+            .redo_records
+            .pop()
+            .filter(|r| r.pos == p)
+            .unwrap_or(MoveRecord {
+                pos: p,
+                ms: 0,
+                engine: None,
+            });
+        self.records.push(rec);
+        true
+    }
+
+    /// Takes back a move (and the engine's reply before it, so that the person is to move).
+    /// A resignation is taken back first. A running search is cancelled.
+    ///
+    /// # Errors
+    /// 409 when there is nothing to undo.
+    pub fn undo(&mut self) -> Result<(), ApiError> {
+        self.touch();
+        if self.resigned.take().is_none() {
+            if self.game.board().ply() == 0 {
+                return Err(ApiError::conflict("nothing_to_undo", "no move to undo"));
+            }
+            self.cancel_job();
+            self.undo_one();
+            let to_move = self.game.board().to_move();
+            if self.has_person()
+                && self.player(to_move) == Player::Engine
+                && self.game.board().ply() > 0
+            {
+                self.undo_one();
+            }
+        }
+        self.cancel_job();
+        self.hint = None;
+        self.error = None;
+        self.turn_started = Instant::now();
+        if self.has_person() {
+            self.maybe_start_engine();
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// Replays undone moves (the person's and the engine's reply).
+    ///
+    /// # Errors
+    /// 409 when there is nothing to redo or the game is over.
+    pub fn redo(&mut self) -> Result<(), ApiError> {
+        self.touch();
+        self.refuse_if_over()?;
+        if self.game.redo_stack().is_empty() {
+            return Err(ApiError::conflict("nothing_to_redo", "no move to redo"));
+        }
+        self.cancel_job();
+        self.redo_one();
+        let to_move = self.game.board().to_move();
+        if self.has_person()
+            && self.player(to_move) == Player::Engine
+            && !self.game.redo_stack().is_empty()
+        {
+            self.redo_one();
+        }
+        self.hint = None;
+        self.error = None;
+        self.turn_started = Instant::now();
+        if self.has_person() {
+            self.maybe_start_engine();
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// Asks the engine for a move suggestion for the side to move.
+    ///
+    /// # Errors
+    /// 409 when the game is over or the engine is already thinking.
+    pub fn hint(&mut self) -> Result<(), ApiError> {
+        self.touch();
+        self.refuse_if_over()?;
+        if self.job.is_some() {
+            return Err(ApiError::conflict(
+                "engine_thinking",
+                "the engine is already thinking",
+            ));
+        }
+        self.hint = None;
+        self.start_job(Purpose::Hint)?;
+        self.changed();
+        Ok(())
+    }
+
+    /// Makes the engine play the side to move now, whoever plays it.
+    ///
+    /// # Errors
+    /// 409 when the game is over or the engine is already thinking.
+    pub fn go(&mut self) -> Result<(), ApiError> {
+        self.touch();
+        self.refuse_if_over()?;
+        self.refuse_if_thinking()?;
+        self.cancel_job();
+        self.hint = None;
+        self.start_job(Purpose::Move)?;
+        self.changed();
+        Ok(())
+    }
+
+    /// Tells the running search to finish now with the best move found so far.
+    ///
+    /// # Errors
+    /// 409 when the engine is not thinking.
+    pub fn stop(&mut self) -> Result<(), ApiError> {
+        self.touch();
+        match &self.job {
+            Some(j) => {
+                j.stop.store(true, Ordering::Relaxed);
+                Ok(())
+            }
+            None => Err(ApiError::conflict(
+                "not_thinking",
+                "the engine is not thinking",
+            )),
+        }
+    }
+
+    /// Resigns for `req.color`, or for the person (the side to move if both or neither are).
+    ///
+    /// # Errors
+    /// 400 for a bad colour, 409 when the game is over.
+    pub fn resign(&mut self, req: &ResignRequest) -> Result<(), ApiError> {
+        self.touch();
+        self.refuse_if_over()?;
+        let color = match &req.color {
+            Some(c) => parse_color(c)?,
+            None => match self.players {
+                [Player::Person, Player::Engine] => Color::Black,
+                [Player::Engine, Player::Person] => Color::White,
+                _ => self.game.board().to_move(),
+            },
+        };
+        self.cancel_job();
+        self.hint = None;
+        self.resigned = Some(color);
+        self.changed();
+        Ok(())
+    }
+
+    /// Exchanges who plays Black and who plays White; the engine starts if it is now to move.
+    pub fn swap(&mut self) {
+        self.touch();
+        self.cancel_job();
+        self.hint = None;
+        self.error = None;
+        self.players.swap(0, 1);
+        self.turn_started = Instant::now();
+        self.maybe_start_engine();
+        self.changed();
+    }
+
+    /// Changes the engine's level and time per move (used from the next search on).
+    ///
+    /// # Errors
+    /// 400 for a time out of range.
+    pub fn settings(&mut self, s: &Settings) -> Result<(), ApiError> {
+        self.touch();
+        if let Some(t) = s.time_ms {
+            self.time_ms = check_time(t)?;
+        }
+        if let Some(l) = s.level {
+            self.level = l;
+        }
+        self.changed();
+        Ok(())
+    }
+
+    /// The game as a position string.
+    #[must_use]
+    pub fn position(&self) -> String {
+        self.game.board().position_string()
+    }
+
+    /// The game as a Piskvork `.psq` record.
+    ///
+    /// # Errors
+    /// 409 when the game has passes, which the format cannot hold.
+    pub fn psq(&self) -> Result<String, ApiError> {
+        let moves = self.game.board().moves();
+        if moves.iter().any(|p| p.is_pass()) {
+            return Err(ApiError::conflict(
+                "cannot_export",
+                "a .psq record cannot hold passes",
+            ));
+        }
+        let list: Vec<(Pos, u64)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| (p, self.records.get(i).map_or(0, |r| r.ms)))
+            .collect();
+        let name = |pl: Player| match pl {
+            Player::Person => "person".to_string(),
+            Player::Engine => format!("gomoku ({})", self.level.name()),
+        };
+        Ok(psq::format(
+            self.size(),
+            &list,
+            &name(self.players[0]),
+            &name(self.players[1]),
+        ))
+    }
+
+    /// Stops everything and tells the watchers the game is gone.
+    fn close(&mut self) {
+        self.cancel_job();
+        let _ = self.tx.send(ServerEvent::Closed);
+    }
+}
+
+/// What a search thread needs.
+struct SearchCtx {
+    me: Weak<Mutex<Slot>>,
+    pool: Arc<EnginePool>,
+    serial: u64,
+    job: u64,
+    purpose: Purpose,
+    color: Color,
+    size: usize,
+}
+
+impl SearchCtx {
+    fn run(
+        &self,
+        board: &gomoku_engine::Board,
+        level: Level,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> (SearchResult, String) {
+        let options = SearchOptions::default();
+        let name = match level {
+            Level::Greedy => Greedy { eval: PatternEval }.name(),
+            _ => "pvs".to_string(),
+        };
+        let mut report = |ev: SearchEvent<'_>| {
+            if let SearchEvent::Iteration(i) = ev {
+                let info =
+                    EngineInfo::from_iteration(self.purpose, self.color, i, self.size, &name);
+                if let Some(slot) = self.me.upgrade() {
+                    lock(&slot).progress(self.job, info);
+                } else {
+                    // the game is gone: nobody needs the rest of this search
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+        };
+        let result = if level == Level::Greedy {
+            Greedy { eval: PatternEval }.search(board, limits, &options, stop, &mut report)
+        } else {
+            let mut engine = self.pool.take(self.serial);
+            let r = engine.search(board, limits, &options, stop, &mut report);
+            // hand the engine back so that its table is reused by the next move
+            self.pool.put(engine, self.serial);
+            r
+        };
+        (result, name)
+    }
+}
+
+/// All games of the server.
+#[derive(Debug)]
+pub struct Games {
+    map: Mutex<HashMap<String, Arc<Mutex<Slot>>>>,
+    pool: Arc<EnginePool>,
+    config: ServerConfig,
+}
+
+impl Games {
+    /// An empty set of games.
+    #[must_use]
+    pub fn new(config: ServerConfig) -> Games {
+        let pool = Arc::new(EnginePool::new(EngineConfig {
+            hash_mb: config.hash_mb.max(1),
+            threads: config.threads.max(1),
+        }));
+        Games {
+            map: Mutex::new(HashMap::new()),
+            pool,
+            config,
+        }
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn config(&self) -> &ServerConfig {
+        &self.config
+    }
+
+    /// Number of games.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        lock(&self.map).len()
+    }
+
+    /// Whether there is no game.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The game with this id.
+    ///
+    /// # Errors
+    /// 404 when there is none.
+    pub fn get(&self, id: &str) -> Result<Arc<Mutex<Slot>>, ApiError> {
+        lock(&self.map)
+            .get(id)
+            .cloned()
+            .ok_or_else(|| ApiError::unknown_game(id))
+    }
+
+    /// Creates a game; the engine starts at once if it plays Black.
+    ///
+    /// # Errors
+    /// 400 for bad settings or a bad position or record; 503 when there are too many games.
+    pub fn create(&self, req: &NewGame) -> Result<Arc<Mutex<Slot>>, ApiError> {
+        let bad = |e: String| ApiError::bad_request("bad_settings", e);
+        let rule: Rule = match &req.rule {
+            Some(r) => r
+                .parse()
+                .map_err(|e: gomoku_engine::NotationError| bad(e.to_string()))?,
+            None => Rule::Freestyle,
+        };
+        let time_ms = check_time(req.time_ms.unwrap_or(1000))?;
+        let mut records: Vec<MoveRecord> = Vec::new();
+        let game = match (&req.position, &req.psq) {
+            (Some(_), Some(_)) => {
+                return Err(bad(
+                    "give either a position or a psq record, not both".into()
+                ))
+            }
+            (None, Some(text)) => {
+                let rec = psq::parse(text).map_err(|e| ApiError::bad_request("bad_position", e))?;
+                if req.size.is_some_and(|s| s != rec.size) {
+                    return Err(bad(format!(
+                        "size {} differs from the record's {}",
+                        req.size.unwrap_or(0),
+                        rec.size
+                    )));
+                }
+                let mut g = Game::new(rec.size, rule).map_err(|e| bad(e.to_string()))?;
+                for (n, &(p, ms)) in rec.moves.iter().enumerate() {
+                    g.play(p).map_err(|e| {
+                        ApiError::bad_request("bad_position", format!("psq move {}: {e}", n + 1))
+                    })?;
+                    records.push(MoveRecord {
+                        pos: p,
+                        ms,
+                        engine: None,
+                    });
+                }
+                g
+            }
+            (pos, None) => {
+                let size = check_size(req.size.unwrap_or(15)).map_err(|e| bad(e.to_string()))?;
+                let g = Game::from_position(size, rule, pos.as_deref().unwrap_or(""))
+                    .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?;
+                records = g
+                    .board()
+                    .moves()
+                    .iter()
+                    .map(|&p| MoveRecord {
+                        pos: p,
+                        ms: 0,
+                        engine: None,
+                    })
+                    .collect();
+                g
+            }
+        };
+        {
+            if self.len() >= self.config.max_games {
+                self.reap(self.config.idle_timeout);
+            }
+            if self.len() >= self.config.max_games {
+                return Err(ApiError::unavailable(format!(
+                    "too many games ({}); try again later",
+                    self.config.max_games
+                )));
+            }
+        }
+        let serial = NEXT_SERIAL.fetch_add(1, Ordering::Relaxed);
+        let id = new_id(serial);
+        let (tx, _) = broadcast::channel(256);
+        let players = [
+            req.black.unwrap_or(Player::Person),
+            req.white.unwrap_or(Player::Engine),
+        ];
+        let slot = Arc::new_cyclic(|me| {
+            Mutex::new(Slot {
+                id: id.clone(),
+                serial,
+                me: me.clone(),
+                pool: self.pool.clone(),
+                game,
+                players,
+                level: req.level.unwrap_or(Level::Max),
+                time_ms,
+                records,
+                redo_records: Vec::new(),
+                resigned: None,
+                job: None,
+                live: None,
+                hint: None,
+                error: None,
+                version: 0,
+                last_seen: Instant::now(),
+                turn_started: Instant::now(),
+                watchers: Arc::new(()),
+                tx,
+            })
+        });
+        lock(&slot).maybe_start_engine();
+        lock(&self.map).insert(id, slot.clone());
+        Ok(slot)
+    }
+
+    /// Removes a game, stopping its search.
+    ///
+    /// # Errors
+    /// 404 when there is none.
+    pub fn remove(&self, id: &str) -> Result<(), ApiError> {
+        let slot = lock(&self.map)
+            .remove(id)
+            .ok_or_else(|| ApiError::unknown_game(id))?;
+        lock(&slot).close();
+        Ok(())
+    }
+
+    /// Removes the games nobody has touched for `idle` and nobody watches; returns how many.
+    pub fn reap(&self, idle: Duration) -> usize {
+        let mut map = lock(&self.map);
+        let now = Instant::now();
+        let stale: Vec<String> = map
+            .iter()
+            .filter(|(_, slot)| {
+                let s = lock(slot);
+                // one reference is the slot's own; more are open event streams
+                now.duration_since(s.last_seen) >= idle && Arc::strong_count(&s.watchers) == 1
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in &stale {
+            if let Some(slot) = map.remove(id) {
+                lock(&slot).close();
+            }
+        }
+        stale.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_go_from_one_ply_to_unlimited() {
+        let depths: Vec<Option<i32>> = [
+            Level::Greedy,
+            Level::Easy,
+            Level::Medium,
+            Level::Hard,
+            Level::Max,
+        ]
+        .iter()
+        .map(|l| l.depth())
+        .collect();
+        assert_eq!(depths, [Some(1), Some(2), Some(4), Some(8), None]);
+    }
+
+    #[test]
+    fn colours_and_times_are_checked() {
+        assert_eq!(parse_color(" White").ok(), Some(Color::White));
+        assert_eq!(parse_color("b").ok(), Some(Color::Black));
+        assert_eq!(parse_color("red").unwrap_err().code, "bad_color");
+        assert!(check_time(9).is_err() && check_time(600_001).is_err());
+        assert_eq!(check_time(1000).ok(), Some(1000));
+    }
+
+    #[test]
+    fn ids_differ() {
+        let ids: std::collections::HashSet<String> = (0..100).map(new_id).collect();
+        assert_eq!(ids.len(), 100);
+    }
+
+    #[test]
+    fn engine_info_is_from_blacks_view_for_the_graph() {
+        let size = 15;
+        let pv = [Pos::new(7, 7)];
+        let w = EngineInfo::new(Purpose::Move, Color::White, 120, &pv, size);
+        assert_eq!(
+            (w.black_score, w.point.as_deref(), w.mate),
+            (-120, Some("h8"), None)
+        );
+        let b = EngineInfo::new(
+            Purpose::Hint,
+            Color::Black,
+            gomoku_engine::search::score::win_in(3),
+            &pv,
+            size,
+        );
+        assert_eq!((b.mate, b.eval.as_str()), (Some(2), "win in 2"));
+    }
+}

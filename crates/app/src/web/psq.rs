@@ -1,0 +1,147 @@
+//! Piskvork `.psq` game records.
+//!
+//! The format, as Piskvork and the Gomocup archives write it:
+//!
+//! ```text
+//! Piskvorky 15x15, 11:11, 0      header: board width x height, then two fields readers ignore
+//! 8,8,0                          one move a line: x,y,milliseconds; x from the left and y from
+//! 9,7,1250                       the top, both 1-based; Black moved first
+//! ...
+//! name of the first player       after the moves: free-form lines (player names, `-1`, ...)
+//! ```
+//!
+//! Reading stops at the first line after the header that is not a move, so trailers of any
+//! shape are accepted.
+
+use gomoku_engine::notation::check_size;
+use gomoku_engine::Pos;
+
+/// A game read from a `.psq` record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PsqGame {
+    /// The board size.
+    pub size: usize,
+    /// The moves in play order with the milliseconds each took.
+    pub moves: Vec<(Pos, u64)>,
+}
+
+/// Writes a record: header, `x,y,ms` lines, then the two players' names and `-1`.
+///
+/// Passes cannot be written in this format; the caller must not pass them.
+#[must_use]
+pub fn format(size: usize, moves: &[(Pos, u64)], black: &str, white: &str) -> String {
+    let mut out = format!("Piskvorky {size}x{size}, 11:11, 0\n");
+    for &(p, ms) in moves {
+        out.push_str(&format!("{},{},{}\n", p.x() + 1, p.y() + 1, ms));
+    }
+    out.push_str(black);
+    out.push('\n');
+    out.push_str(white);
+    out.push_str("\n-1\n");
+    out
+}
+
+/// Reads a record.
+///
+/// # Errors
+/// A missing or malformed header, a non-square or unsupported board size, or a move off the
+/// board; the message names the line.
+pub fn parse(text: &str) -> Result<PsqGame, String> {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let header = lines.next().ok_or("the .psq record is empty")?;
+    let size = parse_header(header)?;
+    let mut moves = Vec::new();
+    for (n, line) in lines.enumerate() {
+        let Some((x, y, ms)) = parse_move_line(line) else {
+            break;
+        };
+        if x == 0 || y == 0 || x > size || y > size {
+            return Err(format!(
+                "move {} '{line}': off the {size}x{size} board (psq coordinates are 1-based)",
+                n + 1
+            ));
+        }
+        moves.push((Pos::new(x - 1, y - 1), ms));
+    }
+    Ok(PsqGame { size, moves })
+}
+
+fn parse_header(header: &str) -> Result<usize, String> {
+    let bad =
+        || format!("'{header}': a .psq record starts with a line like 'Piskvorky 15x15, 11:11, 0'");
+    let rest = header
+        .get(..9)
+        .filter(|h| h.eq_ignore_ascii_case("piskvorky"))
+        .and_then(|_| header.get(9..))
+        .ok_or_else(bad)?;
+    let dims = rest.split(',').next().unwrap_or("").trim();
+    let (w, h) = dims.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h): (usize, usize) = match (w.trim().parse(), h.trim().parse()) {
+        (Ok(w), Ok(h)) => (w, h),
+        _ => return Err(bad()),
+    };
+    if w != h {
+        return Err(format!("'{header}': only square boards are supported"));
+    }
+    check_size(w).map_err(|e| e.to_string())
+}
+
+/// `x,y` or `x,y,ms` with non-negative integers; anything else ends the move list.
+fn parse_move_line(line: &str) -> Option<(usize, usize, u64)> {
+    let mut parts = line.split(',').map(str::trim);
+    let x = parts.next()?.parse().ok()?;
+    let y = parts.next()?.parse().ok()?;
+    let ms = match parts.next() {
+        Some(t) => t.parse().ok()?,
+        None => 0,
+    };
+    if parts.next().is_some() {
+        return None;
+    }
+    Some((x, y, ms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gomoku_engine::notation::{format_pos, parse_pos};
+
+    fn pos(s: &str) -> Pos {
+        parse_pos(s, 15).unwrap()
+    }
+
+    #[test]
+    fn round_trip_keeps_moves_and_times() {
+        let moves = vec![(pos("h8"), 0), (pos("i9"), 1250), (pos("a1"), 7)];
+        let text = format(15, &moves, "person", "gomoku");
+        assert!(text.starts_with("Piskvorky 15x15, 11:11, 0\n8,8,0\n9,7,1250\n1,15,7\n"));
+        assert!(text.ends_with("person\ngomoku\n-1\n"));
+        let back = parse(&text).unwrap();
+        assert_eq!(back, PsqGame { size: 15, moves });
+    }
+
+    #[test]
+    fn reads_records_with_trailers_crlf_and_no_times() {
+        let text =
+            "Piskvorky 20x20, 11:11, 0\r\n10,10\r\n11,10,5\r\npbrain-a.zip\r\n3,3,0\r\n-1\r\n";
+        let g = parse(text).unwrap();
+        assert_eq!(g.size, 20);
+        let shown: Vec<String> = g.moves.iter().map(|&(p, _)| format_pos(p, 20)).collect();
+        assert_eq!(shown, ["j11", "k11"]);
+    }
+
+    #[test]
+    fn bad_records_are_errors_naming_the_problem() {
+        assert!(parse("").unwrap_err().contains("empty"));
+        assert!(parse("hello\n1,1,0").unwrap_err().contains("Piskvorky"));
+        assert!(parse("Piskvorky 15x19, 11:11, 0")
+            .unwrap_err()
+            .contains("square"));
+        assert!(parse("Piskvorky 40x40, 11:11, 0")
+            .unwrap_err()
+            .contains("out of range"));
+        let e = parse("Piskvorky 15x15, 11:11, 0\n8,8,0\n16,1,0").unwrap_err();
+        assert!(e.contains("move 2") && e.contains("off the 15x15"), "{e}");
+        assert!(parse("Piskvorky 15x15, 11:11, 0\n0,3,0").is_err());
+    }
+}

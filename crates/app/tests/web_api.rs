@@ -1,0 +1,1004 @@
+//! The web server's API through the router, without a socket (`oneshot`): the page and its
+//! files, games and moves, the engine's replies, and every kind of bad request.
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use axum::Router;
+use gomoku_app::web::{app, AppState, ServerConfig};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+use tower::ServiceExt;
+
+fn router() -> (Router, AppState) {
+    let state = AppState::new(ServerConfig {
+        hash_mb: 4,
+        ..ServerConfig::default()
+    });
+    (app(state.clone()), state)
+}
+
+/// One request; the answer's status and body (JSON when it parses, else a JSON string).
+async fn call(app: &Router, method: Method, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let v = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, v)
+}
+
+async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
+    call(app, Method::POST, uri, Some(&body.to_string())).await
+}
+
+async fn get(app: &Router, uri: &str) -> (StatusCode, Value) {
+    call(app, Method::GET, uri, None).await
+}
+
+/// Creates a game and returns its id and state.
+async fn new_game(app: &Router, settings: Value) -> (String, Value) {
+    let (status, v) = post(app, "/api/games", settings).await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    (v["id"].as_str().unwrap().to_string(), v)
+}
+
+/// Polls the game until `done` holds (the engine runs on its own thread).
+async fn wait_for(app: &Router, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let (status, v) = get(app, &format!("/api/games/{id}")).await;
+        assert_eq!(status, StatusCode::OK, "{v}");
+        if done(&v) {
+            return v;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "timed out waiting for {what}: {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+fn moves(v: &Value) -> Vec<String> {
+    v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn error_code(v: &Value) -> &str {
+    v["error"]["code"].as_str().unwrap_or("<no error code>")
+}
+
+/// Asserts a 4xx JSON error with this status and code.
+fn assert_error(status: StatusCode, v: &Value, want: StatusCode, code: &str) {
+    assert_eq!(status, want, "{v}");
+    assert_eq!(error_code(v), code, "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()),
+        "{v}"
+    );
+}
+
+// The page and its files.
+mod page {
+    use super::*;
+
+    #[tokio::test]
+    async fn index_and_assets_are_served_from_the_binary() {
+        let (app, _) = router();
+        let resp = app
+            .clone()
+            .oneshot(Request::get("/").body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        assert!(resp.headers()[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html"));
+        let html = String::from_utf8(
+            resp.into_body()
+                .collect()
+                .await
+                .unwrap()
+                .to_bytes()
+                .to_vec(),
+        )
+        .unwrap();
+        for id in [
+            "data-testid=\"board\"",
+            "data-testid=\"move-list\"",
+            "data-testid=\"engine-info\"",
+            "data-testid=\"result\"",
+            "data-testid=\"new-game\"",
+        ] {
+            assert!(html.contains(id), "missing {id}");
+        }
+        // nothing from elsewhere: every script and style is local
+        assert!(!html.contains("src=\"http") && !html.contains("href=\"http"));
+        assert!(!html.contains("src=\"//") && !html.contains("href=\"//"));
+        for (path, ty) in [
+            ("/app.js", "text/javascript"),
+            ("/i18n.js", "text/javascript"),
+            ("/style.css", "text/css"),
+            ("/favicon.svg", "image/svg+xml"),
+        ] {
+            let resp = app
+                .clone()
+                .oneshot(Request::get(path).body(Body::empty()).unwrap())
+                .await
+                .unwrap();
+            assert_eq!(resp.status(), StatusCode::OK, "{path}");
+            let ct = resp.headers()[header::CONTENT_TYPE].to_str().unwrap();
+            assert!(ct.starts_with(ty), "{path}: {ct}");
+        }
+        let (_, i18n) = get(&app, "/i18n.js").await;
+        assert!(i18n.as_str().unwrap().contains("中文") || i18n.as_str().unwrap().contains("悔棋"));
+    }
+
+    #[tokio::test]
+    async fn unknown_paths_and_methods_are_json_errors() {
+        let (app, _) = router();
+        let (s, v) = get(&app, "/nope").await;
+        assert_error(s, &v, StatusCode::NOT_FOUND, "not_found");
+        let (s, v) = call(&app, Method::PUT, "/api/games", None).await;
+        assert_error(s, &v, StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed");
+    }
+}
+
+// Creating games and the state they report.
+mod games {
+    use super::*;
+
+    #[tokio::test]
+    async fn defaults_person_black_against_the_engine_on_15x15_freestyle() {
+        let (app, _) = router();
+        let (s, v) = call(&app, Method::POST, "/api/games", None).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        assert_eq!(v["rule"], "freestyle");
+        assert_eq!(v["size"], 15);
+        assert_eq!(v["players"], json!({"black": "person", "white": "engine"}));
+        assert_eq!(v["to_move"], "black");
+        assert_eq!(v["level"], "max");
+        assert_eq!(v["time_ms"], 1000);
+        assert_eq!(v["moves"], json!([]));
+        assert_eq!(v["result"], Value::Null);
+        assert_eq!(v["thinking"], Value::Null);
+    }
+
+    #[tokio::test]
+    async fn sizes_15_19_20_and_rules() {
+        let (app, _) = router();
+        for (rule, size) in [
+            ("renju", 15),
+            ("standard", 19),
+            ("freestyle", 20),
+            ("caro6", 9),
+        ] {
+            let (_, v) = new_game(&app, json!({"rule": rule, "size": size})).await;
+            assert_eq!(v["rule"], rule);
+            assert_eq!(v["size"], size);
+        }
+    }
+
+    #[tokio::test]
+    async fn each_game_is_separate() {
+        let (app, state) = router();
+        let pp = json!({"black": "person", "white": "person"});
+        let (a, _) = new_game(&app, pp.clone()).await;
+        let (b, _) = new_game(&app, pp).await;
+        assert_ne!(a, b);
+        post(&app, &format!("/api/games/{a}/move"), json!({"move": "h8"})).await;
+        let (_, vb) = get(&app, &format!("/api/games/{b}")).await;
+        assert_eq!(moves(&vb), Vec::<String>::new());
+        let (_, va) = get(&app, &format!("/api/games/{a}")).await;
+        assert_eq!(moves(&va), ["h8"]);
+        assert_eq!(state.games.len(), 2);
+    }
+
+    #[tokio::test]
+    async fn bad_settings_are_400() {
+        let (app, state) = router();
+        for (body, code) in [
+            (json!({"rule": "chess"}), "bad_settings"),
+            (json!({"size": 40}), "bad_settings"),
+            (json!({"time_ms": 0}), "bad_settings"),
+            (json!({"level": "godlike"}), "malformed_json"),
+            (json!({"black": "robot"}), "malformed_json"),
+            (json!({"colour": "black"}), "malformed_json"),
+            (json!({"position": "h8 h8"}), "bad_position"),
+            (json!({"position": "h8 zz"}), "bad_position"),
+            (json!({"psq": "not a record"}), "bad_position"),
+            (
+                json!({"position": "h8", "psq": "Piskvorky 15x15, 11:11, 0\n8,8,0"}),
+                "bad_settings",
+            ),
+        ] {
+            let (s, v) = post(&app, "/api/games", body.clone()).await;
+            assert_error(s, &v, StatusCode::BAD_REQUEST, code);
+        }
+        assert_eq!(state.games.len(), 0, "no game was created");
+    }
+
+    #[tokio::test]
+    async fn malformed_json_is_400() {
+        let (app, _) = router();
+        for body in ["{", "[1,2", "\"rule\"", "{\"size\": \"big\"}"] {
+            let (s, v) = call(&app, Method::POST, "/api/games", Some(body)).await;
+            assert_error(s, &v, StatusCode::BAD_REQUEST, "malformed_json");
+        }
+    }
+
+    #[tokio::test]
+    async fn unknown_game_is_404_everywhere() {
+        let (app, _) = router();
+        let id = "no-such-game";
+        for (method, path, body) in [
+            (Method::GET, "", None),
+            (Method::DELETE, "", None),
+            (Method::POST, "/move", Some(r#"{"move":"h8"}"#)),
+            (Method::POST, "/move", Some("{not json")),
+            (Method::POST, "/undo", None),
+            (Method::POST, "/redo", None),
+            (Method::POST, "/hint", None),
+            (Method::POST, "/go", None),
+            (Method::POST, "/stop", None),
+            (Method::POST, "/resign", None),
+            (Method::POST, "/swap", None),
+            (Method::POST, "/settings", Some(r#"{"level":"easy"}"#)),
+            (Method::GET, "/export", None),
+            (Method::GET, "/events", None),
+        ] {
+            let (s, v) = call(
+                &app,
+                method.clone(),
+                &format!("/api/games/{id}{path}"),
+                body,
+            )
+            .await;
+            assert_error(s, &v, StatusCode::NOT_FOUND, "unknown_game");
+        }
+    }
+
+    #[tokio::test]
+    async fn delete_and_idle_cleanup_remove_games() {
+        let (app, state) = router();
+        let (a, _) = new_game(&app, json!({"white": "person"})).await;
+        let (b, _) = new_game(&app, json!({"white": "person"})).await;
+        let (s, _) = call(&app, Method::DELETE, &format!("/api/games/{a}"), None).await;
+        assert_eq!(s, StatusCode::NO_CONTENT);
+        let (s, v) = get(&app, &format!("/api/games/{a}")).await;
+        assert_error(s, &v, StatusCode::NOT_FOUND, "unknown_game");
+        // a long timeout keeps the fresh game; a zero timeout removes it
+        assert_eq!(state.games.reap(Duration::from_secs(3600)), 0);
+        assert_eq!(state.games.reap(Duration::ZERO), 1);
+        let (s, _) = get(&app, &format!("/api/games/{b}")).await;
+        assert_eq!(s, StatusCode::NOT_FOUND);
+        assert!(state.games.is_empty());
+    }
+
+    #[tokio::test]
+    async fn an_abandoned_engine_game_is_cleaned_up_while_the_engines_play() {
+        let (app, state) = router();
+        new_game(
+            &app,
+            json!({"black": "engine", "white": "engine", "level": "greedy", "size": 19}),
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        // the engines' moves do not count as someone looking at the game
+        assert_eq!(state.games.reap(Duration::from_millis(200)), 1);
+        assert!(state.games.is_empty());
+    }
+
+    #[tokio::test]
+    async fn too_many_games_is_503() {
+        let state = AppState::new(ServerConfig {
+            hash_mb: 4,
+            max_games: 2,
+            ..ServerConfig::default()
+        });
+        let app = app(state);
+        new_game(&app, json!({})).await;
+        new_game(&app, json!({})).await;
+        let (s, v) = post(&app, "/api/games", json!({})).await;
+        assert_error(s, &v, StatusCode::SERVICE_UNAVAILABLE, "busy");
+    }
+}
+
+// Moves by people, and the bad ones.
+mod moves {
+    use super::*;
+
+    async fn two_people(app: &Router, extra: Value) -> String {
+        let mut body = json!({"black": "person", "white": "person"});
+        if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
+            b.extend(e.clone());
+        }
+        new_game(app, body).await.0
+    }
+
+    #[tokio::test]
+    async fn moves_alternate_in_both_notations() {
+        let (app, _) = router();
+        let id = two_people(&app, json!({})).await;
+        let (s, v) = post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "h8"}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["to_move"], "white");
+        let (s, v) = post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "8,6", "color": "white"}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(moves(&v), ["h8", "i9"]);
+        assert_eq!(v["position"], "h8 i9");
+        assert_eq!(v["moves"][1]["color"], "white");
+        assert_eq!(v["moves"][1]["x"], 8);
+        assert_eq!(v["moves"][1]["y"], 6);
+    }
+
+    #[tokio::test]
+    async fn bad_moves_are_4xx_and_change_nothing() {
+        let (app, _) = router();
+        let id = two_people(&app, json!({"position": "h8"})).await;
+        let uri = format!("/api/games/{id}/move");
+        let (_, before) = get(&app, &format!("/api/games/{id}")).await;
+        let cases: Vec<(Option<String>, StatusCode, &str)> = vec![
+            (
+                Some(json!({"move": "h8"}).to_string()),
+                StatusCode::CONFLICT,
+                "occupied",
+            ),
+            (
+                Some(json!({"move": "z99"}).to_string()),
+                StatusCode::BAD_REQUEST,
+                "bad_move",
+            ),
+            (
+                Some(json!({"move": "p1"}).to_string()),
+                StatusCode::BAD_REQUEST,
+                "bad_move",
+            ),
+            (
+                Some(json!({"move": "15,3"}).to_string()),
+                StatusCode::BAD_REQUEST,
+                "bad_move",
+            ),
+            (
+                Some(json!({"move": "hello"}).to_string()),
+                StatusCode::BAD_REQUEST,
+                "bad_move",
+            ),
+            (
+                Some(json!({"move": ""}).to_string()),
+                StatusCode::BAD_REQUEST,
+                "bad_move",
+            ),
+            (
+                Some(json!({"move": "a1", "color": "black"}).to_string()),
+                StatusCode::CONFLICT,
+                "not_your_turn",
+            ),
+            (
+                Some(json!({"move": "a1", "color": "green"}).to_string()),
+                StatusCode::BAD_REQUEST,
+                "bad_color",
+            ),
+            (
+                Some(json!({"point": "a1"}).to_string()),
+                StatusCode::BAD_REQUEST,
+                "malformed_json",
+            ),
+            (
+                Some(json!({"move": 7}).to_string()),
+                StatusCode::BAD_REQUEST,
+                "malformed_json",
+            ),
+            (
+                Some("{\"move\": \"a1\"".to_string()),
+                StatusCode::BAD_REQUEST,
+                "malformed_json",
+            ),
+            (
+                Some("\u{0}\u{1}garbage".to_string()),
+                StatusCode::BAD_REQUEST,
+                "malformed_json",
+            ),
+            (None, StatusCode::BAD_REQUEST, "malformed_json"),
+        ];
+        for (body, status, code) in cases {
+            let (s, v) = call(&app, Method::POST, &uri, body.as_deref()).await;
+            assert_error(s, &v, status, code);
+        }
+        let (_, after) = get(&app, &format!("/api/games/{id}")).await;
+        assert_eq!(after, before, "the game is as it was");
+    }
+
+    #[tokio::test]
+    async fn a_person_cannot_move_for_the_engines_colour() {
+        let (app, _) = router();
+        let (id, _) = new_game(&app, json!({"level": "greedy"})).await;
+        let (s, v) = post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "h8", "color": "white"}),
+        )
+        .await;
+        assert_error(s, &v, StatusCode::CONFLICT, "not_your_turn");
+        let (_, v) = get(&app, &format!("/api/games/{id}")).await;
+        assert_eq!(moves(&v), Vec::<String>::new());
+    }
+
+    #[tokio::test]
+    async fn five_wins_then_the_game_is_over() {
+        let (app, _) = router();
+        let id = two_people(&app, json!({"position": "h8 a1 i8 a2 j8 a3 k8 a4"})).await;
+        let (s, v) = post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "l8"}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["result"]["kind"], "win");
+        assert_eq!(v["result"]["winner"], "black");
+        assert_eq!(v["result"]["line"], json!(["h8", "i8", "j8", "k8", "l8"]));
+        let (s, v) = post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "a5"}),
+        )
+        .await;
+        assert_error(s, &v, StatusCode::CONFLICT, "game_over");
+        let (s, v) = post(&app, &format!("/api/games/{id}/redo"), json!({})).await;
+        assert_error(s, &v, StatusCode::CONFLICT, "game_over");
+    }
+
+    #[tokio::test]
+    async fn renju_forbidden_points_are_listed_and_refused() {
+        let (app, _) = router();
+        let id = two_people(
+            &app,
+            json!({"rule": "renju", "position": "f8 a1 g8 a3 h6 a5 h7 a7"}),
+        )
+        .await;
+        let (_, v) = get(&app, &format!("/api/games/{id}")).await;
+        assert_eq!(
+            v["forbidden"],
+            json!([{"point": "h8", "kind": "double-three"}])
+        );
+        let (s, e) = post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "h8"}),
+        )
+        .await;
+        assert_error(s, &e, StatusCode::CONFLICT, "forbidden");
+        let (_, after) = get(&app, &format!("/api/games/{id}")).await;
+        assert_eq!(after, v);
+        // White may play there
+        post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "o15"}),
+        )
+        .await;
+        let (s, v) = post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "h8"}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+
+    #[tokio::test]
+    async fn undo_redo_and_nothing_to_undo() {
+        let (app, _) = router();
+        let id = two_people(&app, json!({})).await;
+        let (s, v) = post(&app, &format!("/api/games/{id}/undo"), json!({})).await;
+        assert_error(s, &v, StatusCode::CONFLICT, "nothing_to_undo");
+        let (s, v) = post(&app, &format!("/api/games/{id}/redo"), json!({})).await;
+        assert_error(s, &v, StatusCode::CONFLICT, "nothing_to_redo");
+        post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "h8"}),
+        )
+        .await;
+        post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "h9"}),
+        )
+        .await;
+        let (_, v) = post(&app, &format!("/api/games/{id}/undo"), json!({})).await;
+        assert_eq!(moves(&v), ["h8"], "two people: one move back");
+        assert_eq!(v["redo"], json!(["h9"]));
+        let (_, v) = post(&app, &format!("/api/games/{id}/redo"), json!({})).await;
+        assert_eq!(moves(&v), ["h8", "h9"]);
+    }
+
+    #[tokio::test]
+    async fn resign_and_take_it_back() {
+        let (app, _) = router();
+        let id = two_people(&app, json!({"position": "h8"})).await;
+        let (s, v) = post(&app, &format!("/api/games/{id}/resign"), json!({})).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["result"]["winner"], "black", "the side to move resigned");
+        assert_eq!(v["result"]["resigned"], true);
+        let (s, e) = post(&app, &format!("/api/games/{id}/resign"), json!({})).await;
+        assert_error(s, &e, StatusCode::CONFLICT, "game_over");
+        let (_, v) = post(&app, &format!("/api/games/{id}/undo"), json!({})).await;
+        assert_eq!(v["result"], Value::Null);
+        assert_eq!(moves(&v), ["h8"], "undo takes back the resignation only");
+        let (s, e) = post(
+            &app,
+            &format!("/api/games/{id}/resign"),
+            json!({"color": "pink"}),
+        )
+        .await;
+        assert_error(s, &e, StatusCode::BAD_REQUEST, "bad_color");
+    }
+
+    #[tokio::test]
+    async fn settings_change_level_and_time() {
+        let (app, _) = router();
+        let id = two_people(&app, json!({})).await;
+        let (_, v) = post(
+            &app,
+            &format!("/api/games/{id}/settings"),
+            json!({"level": "greedy", "time_ms": 250}),
+        )
+        .await;
+        assert_eq!(v["level"], "greedy");
+        assert_eq!(v["time_ms"], 250);
+        let (s, e) = post(
+            &app,
+            &format!("/api/games/{id}/settings"),
+            json!({"time_ms": 5}),
+        )
+        .await;
+        assert_error(s, &e, StatusCode::BAD_REQUEST, "bad_settings");
+        let (s, e) = post(
+            &app,
+            &format!("/api/games/{id}/settings"),
+            json!({"level": 3}),
+        )
+        .await;
+        assert_error(s, &e, StatusCode::BAD_REQUEST, "malformed_json");
+        let (_, v) = get(&app, &format!("/api/games/{id}")).await;
+        assert_eq!(v["time_ms"], 250);
+    }
+}
+
+// The engine: replies, reports, hints, cancelling.
+mod engine {
+    use super::*;
+
+    fn assert_full_info(info: &Value) {
+        for key in [
+            "move", "eval", "score", "depth", "nodes", "nps", "tt_hits", "time_ms", "pv",
+        ] {
+            assert!(!info[key].is_null(), "{key} missing: {info}");
+        }
+        assert_eq!(info["final"], true);
+        assert!(
+            info["pv"].as_array().is_some_and(|pv| !pv.is_empty()),
+            "{info}"
+        );
+        assert_eq!(info["pv"][0], info["move"]);
+    }
+
+    #[tokio::test]
+    async fn the_engine_replies_with_its_figures() {
+        let (app, _) = router();
+        let (id, _) = new_game(&app, json!({"level": "easy", "time_ms": 300})).await;
+        let (s, v) = post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "h8"}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["thinking"]["purpose"], "move");
+        assert_eq!(v["thinking"]["color"], "white");
+        let v = wait_for(&app, &id, "the engine's reply", |v| {
+            v["moves"].as_array().unwrap().len() == 2
+        })
+        .await;
+        assert_eq!(v["thinking"], Value::Null);
+        assert_eq!(v["to_move"], "black");
+        let info = &v["moves"][1]["engine"];
+        assert_full_info(info);
+        assert_eq!(info["move"], v["moves"][1]["move"]);
+        assert_eq!(info["color"], "white");
+        assert_eq!(info["engine"], "pvs");
+        assert!(info["depth"].as_i64().unwrap() >= 1);
+        assert!(info["nodes"].as_u64().unwrap() > 0);
+    }
+
+    #[tokio::test]
+    async fn greedy_level_and_engine_first() {
+        let (app, _) = router();
+        let (id, v) = new_game(
+            &app,
+            json!({"black": "engine", "white": "person", "level": "greedy"}),
+        )
+        .await;
+        assert_eq!(v["thinking"]["color"], "black", "the engine starts at once");
+        let v = wait_for(&app, &id, "the first move", |v| {
+            !v["moves"].as_array().unwrap().is_empty()
+        })
+        .await;
+        assert_eq!(moves(&v), ["h8"], "greedy opens in the centre");
+        assert_eq!(v["moves"][0]["engine"]["engine"], "greedy/pattern");
+        assert_eq!(v["moves"][0]["engine"]["depth"], 1);
+    }
+
+    #[tokio::test]
+    async fn a_proven_win_is_reported_as_wins_in_n() {
+        let (app, _) = router();
+        // White (engine) has an open four-to-be: it makes five at once
+        let (id, _) = new_game(
+            &app,
+            json!({"black": "engine", "white": "person", "level": "easy", "time_ms": 300,
+                   "position": "h8 a1 i8 a2 j8 a3 k8 o15"}),
+        )
+        .await;
+        let v = wait_for(&app, &id, "the winning move", |v| !v["result"].is_null()).await;
+        let last = &v["moves"][8]["engine"];
+        assert_eq!(last["move"], v["moves"][8]["move"]);
+        // the exact distance is the engine's business; here: proven, and said so in words
+        assert!(last["mate"].as_i64().is_some_and(|n| n > 0), "{last}");
+        assert!(
+            last["eval"].as_str().unwrap().starts_with("win in "),
+            "{last}"
+        );
+        assert_eq!(v["result"]["winner"], "black");
+    }
+
+    #[tokio::test]
+    async fn move_while_the_engine_thinks_is_refused_and_stop_makes_it_move() {
+        let (app, _) = router();
+        let (id, v) = new_game(
+            &app,
+            json!({"black": "engine", "white": "person", "time_ms": 60000, "position": "h8 h9 i8 i9"}),
+        )
+        .await;
+        assert_eq!(v["thinking"]["purpose"], "move");
+        let (s, e) = post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "a1"}),
+        )
+        .await;
+        assert_error(s, &e, StatusCode::CONFLICT, "engine_thinking");
+        let (s, e) = post(&app, &format!("/api/games/{id}/hint"), json!({})).await;
+        assert_error(s, &e, StatusCode::CONFLICT, "engine_thinking");
+        let (s, e) = post(&app, &format!("/api/games/{id}/go"), json!({})).await;
+        assert_error(s, &e, StatusCode::CONFLICT, "engine_thinking");
+        let (_, now) = get(&app, &format!("/api/games/{id}")).await;
+        assert_eq!(moves(&now), ["h8", "h9", "i8", "i9"], "nothing changed");
+        let started = Instant::now();
+        let (s, _) = post(&app, &format!("/api/games/{id}/stop"), json!({})).await;
+        assert_eq!(s, StatusCode::OK);
+        let v = wait_for(&app, &id, "the stopped search's move", |v| {
+            v["moves"].as_array().unwrap().len() == 5
+        })
+        .await;
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "stop was obeyed"
+        );
+        assert_full_info(&v["moves"][4]["engine"]);
+        let (s, e) = post(&app, &format!("/api/games/{id}/stop"), json!({})).await;
+        assert_error(s, &e, StatusCode::CONFLICT, "not_thinking");
+    }
+
+    #[tokio::test]
+    async fn undo_cancels_the_search_and_its_move_never_lands() {
+        let (app, _) = router();
+        let (id, _) = new_game(&app, json!({"time_ms": 60000})).await;
+        let (_, v) = post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "h8"}),
+        )
+        .await;
+        assert!(!v["thinking"].is_null());
+        let (s, v) = post(&app, &format!("/api/games/{id}/undo"), json!({})).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["thinking"], Value::Null);
+        assert_eq!(moves(&v), Vec::<String>::new());
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let (_, v) = get(&app, &format!("/api/games/{id}")).await;
+        assert_eq!(
+            moves(&v),
+            Vec::<String>::new(),
+            "the cancelled search played nothing"
+        );
+        assert_eq!(v["thinking"], Value::Null);
+    }
+
+    #[tokio::test]
+    async fn undo_against_the_engine_takes_back_both_moves_and_redo_replays_them() {
+        let (app, _) = router();
+        let (id, _) = new_game(&app, json!({"level": "greedy"})).await;
+        post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "h8"}),
+        )
+        .await;
+        let v = wait_for(&app, &id, "reply", |v| {
+            v["moves"].as_array().unwrap().len() == 2
+        })
+        .await;
+        let both = moves(&v);
+        let (_, v) = post(&app, &format!("/api/games/{id}/undo"), json!({})).await;
+        assert_eq!(moves(&v), Vec::<String>::new());
+        assert_eq!(
+            v["thinking"],
+            Value::Null,
+            "the engine does not replay at once"
+        );
+        let (_, v) = post(&app, &format!("/api/games/{id}/redo"), json!({})).await;
+        assert_eq!(moves(&v), both);
+        assert!(
+            !v["moves"][1]["engine"].is_null(),
+            "the engine's figures come back too"
+        );
+    }
+
+    #[tokio::test]
+    async fn hint_suggests_a_move_without_playing_it() {
+        let (app, _) = router();
+        let (id, _) = new_game(
+            &app,
+            json!({"white": "person", "time_ms": 200, "position": "h8 a1 i8 a2 j8 a3 k8 a4"}),
+        )
+        .await;
+        let (s, v) = post(&app, &format!("/api/games/{id}/hint"), json!({})).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["thinking"]["purpose"], "hint");
+        let v = wait_for(&app, &id, "the hint", |v| !v["hint"].is_null()).await;
+        let hint = v["hint"]["move"].as_str().unwrap();
+        assert!(hint == "g8" || hint == "l8", "{hint}");
+        assert_eq!(v["hint"]["color"], "black");
+        assert_eq!(moves(&v).len(), 8, "a hint plays nothing");
+        // playing a move clears the hint
+        let (_, v) = post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": hint}),
+        )
+        .await;
+        assert_eq!(v["hint"], Value::Null);
+        assert_eq!(v["result"]["winner"], "black");
+    }
+
+    #[tokio::test]
+    async fn swap_hands_the_side_to_move_to_the_engine() {
+        let (app, _) = router();
+        let (id, _) = new_game(&app, json!({"level": "greedy"})).await;
+        let (_, v) = post(&app, &format!("/api/games/{id}/swap"), json!({})).await;
+        assert_eq!(v["players"], json!({"black": "engine", "white": "person"}));
+        let v = wait_for(&app, &id, "the engine's move as Black", |v| {
+            v["moves"].as_array().unwrap().len() == 1
+        })
+        .await;
+        assert_eq!(v["moves"][0]["color"], "black");
+        assert_eq!(v["to_move"], "white");
+    }
+
+    #[tokio::test]
+    async fn resign_against_the_engine_is_the_persons() {
+        let (app, _) = router();
+        let (id, _) = new_game(
+            &app,
+            json!({"black": "engine", "white": "person", "level": "greedy"}),
+        )
+        .await;
+        wait_for(&app, &id, "first move", |v| v["thinking"].is_null()).await;
+        let (_, v) = post(&app, &format!("/api/games/{id}/resign"), json!({})).await;
+        assert_eq!(v["result"]["winner"], "black");
+        assert_eq!(v["result"]["resigned"], true);
+    }
+
+    #[tokio::test]
+    async fn engine_against_engine_plays_to_the_end() {
+        let (app, _) = router();
+        let (id, _) = new_game(
+            &app,
+            json!({"black": "engine", "white": "engine", "level": "greedy", "size": 9}),
+        )
+        .await;
+        let v = wait_for(&app, &id, "the end of the game", |v| !v["result"].is_null()).await;
+        assert!(moves(&v).len() >= 9, "{v}");
+    }
+}
+
+// Export and import.
+mod records {
+    use super::*;
+
+    async fn export(app: &Router, id: &str, format: &str) -> (StatusCode, String) {
+        let (s, v) = get(app, &format!("/api/games/{id}/export?format={format}")).await;
+        (
+            s,
+            v.as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| v.to_string()),
+        )
+    }
+
+    #[tokio::test]
+    async fn position_and_psq_round_trip() {
+        let (app, _) = router();
+        let pp = json!({"black": "person", "white": "person", "size": 20});
+        let (id, _) = new_game(&app, pp).await;
+        for m in ["j10", "k11", "a1", "t20"] {
+            post(&app, &format!("/api/games/{id}/move"), json!({"move": m})).await;
+        }
+        let (s, pos) = export(&app, &id, "position").await;
+        assert_eq!(s, StatusCode::OK);
+        assert_eq!(pos.trim(), "j10 k11 a1 t20");
+        let (s, psq) = export(&app, &id, "psq").await;
+        assert_eq!(s, StatusCode::OK);
+        let lines: Vec<&str> = psq.lines().collect();
+        assert_eq!(lines[0], "Piskvorky 20x20, 11:11, 0");
+        assert!(lines[1].starts_with("10,11,"), "{psq}");
+        assert!(lines[3].starts_with("1,20,"), "{psq}");
+        assert!(lines[4].starts_with("20,1,"), "{psq}");
+        assert_eq!(lines.last(), Some(&"-1"));
+        // a psq record imports to the same moves, size from the header
+        let (_, v) = new_game(&app, json!({"psq": psq, "white": "person"})).await;
+        assert_eq!(v["size"], 20);
+        assert_eq!(moves(&v), ["j10", "k11", "a1", "t20"]);
+        let (_, v) = new_game(
+            &app,
+            json!({"position": pos, "size": 20, "white": "person"}),
+        )
+        .await;
+        assert_eq!(moves(&v), ["j10", "k11", "a1", "t20"]);
+    }
+
+    #[tokio::test]
+    async fn export_errors() {
+        let (app, _) = router();
+        let (id, _) = new_game(&app, json!({"position": "h8 -- i9", "white": "person"})).await;
+        let (s, v) = get(&app, &format!("/api/games/{id}/export?format=psq")).await;
+        assert_error(s, &v, StatusCode::CONFLICT, "cannot_export");
+        let (s, v) = get(&app, &format!("/api/games/{id}/export?format=pdf")).await;
+        assert_error(s, &v, StatusCode::BAD_REQUEST, "bad_request");
+        let (s, v) = get(&app, &format!("/api/games/{id}/export?what=1")).await;
+        assert_error(s, &v, StatusCode::BAD_REQUEST, "bad_request");
+        let (s, v) = post(
+            &app,
+            "/api/games",
+            json!({"psq": "Piskvorky 15x15, 11:11, 0\n8,8,0", "size": 19}),
+        )
+        .await;
+        assert_error(s, &v, StatusCode::BAD_REQUEST, "bad_settings");
+    }
+
+    #[tokio::test]
+    async fn psq_download_has_a_file_name() {
+        let (app, _) = router();
+        let (id, _) = new_game(&app, json!({"position": "h8"})).await;
+        let resp = app
+            .clone()
+            .oneshot(
+                Request::get(format!("/api/games/{id}/export?format=psq&download=true"))
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        let cd = resp.headers()[header::CONTENT_DISPOSITION]
+            .to_str()
+            .unwrap();
+        assert!(cd.contains("gomoku.psq"), "{cd}");
+    }
+}
+
+// Server-sent events.
+mod events {
+    use super::*;
+
+    /// Reads the stream until `want` appears in the text received so far.
+    async fn read_until(body: &mut Body, want: &str) -> String {
+        let mut text = String::new();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !text.contains(want) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let frame = tokio::time::timeout(left, body.frame())
+                .await
+                .unwrap_or_else(|_| panic!("no '{want}' in: {text}"));
+            let Some(Ok(frame)) = frame else {
+                panic!("stream ended before '{want}': {text}");
+            };
+            if let Ok(data) = frame.into_data() {
+                text.push_str(&String::from_utf8_lossy(&data));
+            }
+        }
+        text
+    }
+
+    #[tokio::test]
+    async fn the_stream_starts_with_the_state_then_streams_engine_progress() {
+        let (app, state) = router();
+        let (id, _) = new_game(&app, json!({"time_ms": 400})).await;
+        let resp = app
+            .clone()
+            .oneshot(
+                Request::get(format!("/api/games/{id}/events"))
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::OK);
+        assert!(resp.headers()[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream"));
+        let mut body = resp.into_body();
+        let first = read_until(&mut body, "\n\n").await;
+        assert!(first.starts_with("event: state\ndata: {"), "{first}");
+        assert!(first.contains(&id));
+        post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "h8"}),
+        )
+        .await;
+        let text = read_until(&mut body, "event: info").await;
+        let text = text + &read_until(&mut body, "\"final\":true").await;
+        assert!(text.contains("\"tt_hits\""), "{text}");
+        // an open stream keeps the game from being cleaned up; closing it lets it go
+        assert_eq!(state.games.reap(Duration::ZERO), 0);
+        drop(body);
+        assert_eq!(state.games.reap(Duration::ZERO), 1);
+    }
+
+    #[tokio::test]
+    async fn removing_the_game_closes_the_stream() {
+        let (app, _) = router();
+        let (id, _) = new_game(&app, json!({"white": "person"})).await;
+        let resp = app
+            .clone()
+            .oneshot(
+                Request::get(format!("/api/games/{id}/events"))
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        let mut body = resp.into_body();
+        read_until(&mut body, "event: state").await;
+        call(&app, Method::DELETE, &format!("/api/games/{id}"), None).await;
+        read_until(&mut body, "event: closed").await;
+    }
+}

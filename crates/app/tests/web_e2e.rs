@@ -1,0 +1,544 @@
+//! End to end: the real `gomoku serve` binary, driven by headless Chromium through WebDriver
+//! (Debian's `chromium` and `chromium-driver`; `scripts/test.sh` installs them when missing).
+//!
+//! The test opens the page, starts a game against the engine, clicks intersections, waits for
+//! the engine's replies, checks the engine panel, plays a short game to a win, looks at the
+//! other board sizes, renju marks and the Chinese labels, and saves a screenshot
+//! (`target/tmp/web-e2e.png`, or the path in `GOMOKU_E2E_SCREENSHOT`).
+
+use fantoccini::actions::{InputSource, MouseActions, PointerAction};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A child process that is killed when the test ends, however it ends.
+struct Proc(Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Flags this machine's Chromium needs: no sandbox (root in a container), no GPU, and no
+/// background connections (the network is closed; they would only fail).
+const CHROME_FLAGS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--window-size=1400,1000",
+];
+
+fn find_program(env: &str, names: &[&str]) -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os(env) {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH")?;
+    for dir in std::env::split_paths(&path) {
+        for name in names {
+            let p = dir.join(name);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+fn missing(what: &str) -> ! {
+    panic!(
+        "{what} not found. The browser test needs Debian's chromium and chromium-driver: \
+         run scripts/test.sh (it installs them) or `apt-get install -y chromium chromium-driver`; \
+         CHROMIUM and CHROMEDRIVER may point to other binaries"
+    )
+}
+
+/// Starts `gomoku serve --port 0` and reads the address it prints.
+fn start_server() -> (Proc, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gomoku"))
+        .args(["serve", "--port", "0", "--hash-mb", "8"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("gomoku serve starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let proc = Proc(child);
+    let mut line = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("gomoku serve prints its address");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL in: {line}"))
+        .to_string();
+    (proc, url)
+}
+
+fn free_port() -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    l.local_addr().expect("local address").port()
+}
+
+/// Starts chromedriver and waits until it accepts connections.
+fn start_chromedriver() -> (Proc, u16) {
+    let driver =
+        find_program("CHROMEDRIVER", &["chromedriver"]).unwrap_or_else(|| missing("chromedriver"));
+    let port = free_port();
+    let child = Command::new(&driver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", driver.display()));
+    let proc = Proc(child);
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "chromedriver did not start"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (proc, port)
+}
+
+/// A fresh profile directory, removed at the end.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+async fn connect(driver_port: u16, profile: &Path) -> Client {
+    let chromium = find_program("CHROMIUM", &["chromium", "chromium-browser"])
+        .unwrap_or_else(|| missing("chromium"));
+    let mut args: Vec<String> = CHROME_FLAGS.iter().map(|s| s.to_string()).collect();
+    args.push(format!("--user-data-dir={}", profile.display()));
+    let caps = json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": { "binary": chromium.display().to_string(), "args": args },
+    });
+    let serde_json::Value::Object(caps) = caps else {
+        unreachable!()
+    };
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{driver_port}"))
+        .await
+        .expect("a WebDriver session with headless Chromium")
+}
+
+/// Runs a script in the page and returns its value.
+async fn js(c: &Client, script: &str) -> Value {
+    c.execute(script, vec![])
+        .await
+        .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
+}
+
+/// Waits until `script` returns true; on timeout, fails with the page's status for context.
+async fn wait_js(c: &Client, what: &str, script: &str) {
+    let start = Instant::now();
+    loop {
+        if js(c, script).await == Value::Bool(true) {
+            return;
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            let state = js(
+                c,
+                "return [document.querySelector('[data-testid=status]').textContent, \
+                 document.querySelector('[data-testid=error]').textContent, \
+                 document.querySelector('[data-testid=move-list]').textContent];",
+            )
+            .await;
+            panic!("timed out waiting for {what}; page says {state}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn text(c: &Client, testid: &str) -> String {
+    c.find(Locator::Css(&format!("[data-testid={testid}]")))
+        .await
+        .unwrap_or_else(|e| panic!("no [data-testid={testid}]: {e}"))
+        .text()
+        .await
+        .expect("text")
+}
+
+async fn click_point(c: &Client, point: &str) {
+    c.find(Locator::Css(&format!(
+        "[data-testid=board] .hit[data-point=\"{point}\"]"
+    )))
+    .await
+    .unwrap_or_else(|e| panic!("no point {point} on the board: {e}"))
+    .click()
+    .await
+    .unwrap_or_else(|e| panic!("cannot click {point}: {e}"));
+}
+
+async fn click(c: &Client, testid: &str) {
+    c.find(Locator::Css(&format!("[data-testid={testid}]")))
+        .await
+        .unwrap_or_else(|e| panic!("no [data-testid={testid}]: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("cannot click {testid}: {e}"));
+}
+
+async fn select(c: &Client, testid: &str, value: &str) {
+    c.find(Locator::Css(&format!("[data-testid={testid}]")))
+        .await
+        .unwrap_or_else(|e| panic!("no [data-testid={testid}]: {e}"))
+        .select_by_value(value)
+        .await
+        .unwrap_or_else(|e| panic!("cannot select {value} in {testid}: {e}"));
+}
+
+/// Number of entries in the move list.
+const MOVE_COUNT: &str = "document.querySelectorAll('[data-testid=move-list] li').length";
+/// True when nobody is thinking and the person may click.
+const IDLE: &str = "document.querySelector('[data-testid=status]').dataset.thinking === 'no'";
+
+async fn start_game(c: &Client, rule: &str, size: &str, mode: &str) {
+    select(c, "ng-rule", rule).await;
+    select(c, "ng-size", size).await;
+    select(c, "ng-mode", mode).await;
+    click(c, "ng-start").await;
+    wait_js(
+        c,
+        "the new game",
+        &format!(
+            "return document.querySelector('[data-testid=board]').dataset.size === '{size}' \
+             && {MOVE_COUNT} === 0 && {IDLE};"
+        ),
+    )
+    .await;
+}
+
+async fn import(c: &Client, position: &str, moves: usize) {
+    let area = c
+        .find(Locator::Css("[data-testid=io-text]"))
+        .await
+        .expect("import box");
+    area.clear().await.expect("clear");
+    area.send_keys(position).await.expect("type");
+    click(c, "io-import").await;
+    wait_js(
+        c,
+        "the imported game",
+        &format!("return {MOVE_COUNT} === {moves} && {IDLE};"),
+    )
+    .await;
+}
+
+fn number(s: &str) -> u64 {
+    s.replace(',', "")
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("'{s}' is not a number"))
+}
+
+/// Saves a screenshot of the page as `name` in the test's temporary directory; the English
+/// one goes to `GOMOKU_E2E_SCREENSHOT` when that is set.
+async fn save_screenshot(c: &Client, name: &str) -> PathBuf {
+    let png = c.screenshot().await.expect("a screenshot");
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 10_000);
+    let path = match std::env::var_os("GOMOKU_E2E_SCREENSHOT") {
+        Some(p) if name == "web-e2e.png" => PathBuf::from(p),
+        _ => Path::new(env!("CARGO_TARGET_TMPDIR")).join(name),
+    };
+    std::fs::write(&path, &png).expect("the screenshot is saved");
+    path
+}
+
+#[tokio::test]
+async fn play_in_headless_chromium() {
+    let started = Instant::now();
+    let (_server, url) = start_server();
+    let (_driver, port) = start_chromedriver();
+    let profile = TempDir(std::env::temp_dir().join(format!(
+        "gomoku-e2e-{}-{}",
+        std::process::id(),
+        started.elapsed().as_nanos()
+    )));
+    std::fs::create_dir_all(&profile.0).expect("profile directory");
+    let c = connect(port, &profile.0).await;
+    c.goto(&url).await.expect("the page opens");
+    c.wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css("[data-testid=board] .hit[data-point=h8]"))
+        .await
+        .expect("the board is drawn");
+
+    // 1. A game against the engine (easy, so its replies are quick): click, wait, read.
+    select(&c, "ng-level", "easy").await;
+    select(&c, "ng-time", "500").await;
+    start_game(&c, "freestyle", "15", "person-engine").await;
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelectorAll('[data-testid=board] .hit').length;"
+        )
+        .await,
+        225
+    );
+    // hovering an empty point previews the stone of the side to move
+    let i9 = c
+        .find(Locator::Css("[data-testid=board] .hit[data-point=i9]"))
+        .await
+        .expect("point i9");
+    let hover = MouseActions::new("mouse".to_string()).then(PointerAction::MoveToElement {
+        element: i9,
+        duration: None,
+        x: 0.0,
+        y: 0.0,
+    });
+    c.perform_actions(hover).await.expect("hover");
+    let fill = js(
+        &c,
+        "return getComputedStyle(document.querySelector('.hit[data-point=i9]')).fill;",
+    )
+    .await;
+    assert_eq!(fill, "rgba(0, 0, 0, 0.42)", "black preview under the mouse");
+    click_point(&c, "h8").await;
+    wait_js(
+        &c,
+        "the engine's reply",
+        &format!("return {MOVE_COUNT} === 2 && {IDLE};"),
+    )
+    .await;
+    let reply = js(
+        &c,
+        "return document.querySelector('[data-testid=move-list] li:nth-child(2)').dataset.move;",
+    )
+    .await;
+    let reply = reply.as_str().expect("the reply's point").to_string();
+    assert_eq!(
+        js(
+            &c,
+            &format!("return document.querySelector('[data-stone=\"{reply}\"]').dataset.color;")
+        )
+        .await,
+        "white",
+        "the engine's stone is on the board"
+    );
+    assert_eq!(text(&c, "info-move").await, reply, "coordinate");
+    let eval = text(&c, "info-eval").await;
+    assert!(eval != "–" && !eval.is_empty(), "evaluation: {eval}");
+    let time = text(&c, "info-time").await;
+    assert!(time.ends_with(" s"), "think time: {time}");
+    let depth = text(&c, "info-depth").await;
+    assert!(
+        number(depth.split('/').next().unwrap_or("")) >= 1,
+        "depth: {depth}"
+    );
+    assert!(number(&text(&c, "info-nodes").await) > 0, "nodes");
+    number(&text(&c, "info-nps").await);
+    number(&text(&c, "info-tt").await); // hash hits: a number, possibly 0 this early
+    assert!(
+        text(&c, "info-pv").await.starts_with(&reply),
+        "principal variation"
+    );
+    // the figures were streamed while the engine thought, not only sent at the end
+    let streamed = js(&c, "return Number(document.querySelector('[data-testid=engine-info]').dataset.liveUpdates || 0);").await;
+    assert!(
+        streamed.as_u64().is_some_and(|n| n > 0),
+        "live updates: {streamed}"
+    );
+    // one more exchange: the last move is marked and the graph has points
+    let second = if reply == "i9" { "g7" } else { "i9" };
+    click_point(&c, second).await;
+    wait_js(
+        &c,
+        "the second reply",
+        &format!("return {MOVE_COUNT} === 4 && {IDLE};"),
+    )
+    .await;
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelectorAll('[data-testid=eval-graph] .graph-dot').length;"
+        )
+        .await,
+        2
+    );
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelectorAll('[data-testid=last-move]').length;"
+        )
+        .await,
+        1
+    );
+    // undo takes back the engine's reply and the person's move
+    click(&c, "btn-undo").await;
+    wait_js(&c, "undo", &format!("return {MOVE_COUNT} === 2;")).await;
+
+    // 2. Other sizes are drawn to scale, and a click lands where it should.
+    start_game(&c, "freestyle", "20", "person-person").await;
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelectorAll('[data-testid=board] .hit').length;"
+        )
+        .await,
+        400
+    );
+    click_point(&c, "t20").await;
+    wait_js(
+        &c,
+        "the corner stone",
+        "return !!document.querySelector('[data-stone=t20][data-color=black]');",
+    )
+    .await;
+    start_game(&c, "freestyle", "19", "person-person").await;
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelectorAll('[data-testid=board] .hit').length;"
+        )
+        .await,
+        361
+    );
+
+    // 3. Renju: Black's forbidden point is marked, and clicking it is refused with a message.
+    start_game(&c, "renju", "15", "person-person").await;
+    import(&c, "f8 a1 g8 a3 h6 a5 h7 a7", 8).await;
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelector('[data-forbidden=h8]').dataset.kind;"
+        )
+        .await,
+        "double-three"
+    );
+    click_point(&c, "h8").await;
+    wait_js(
+        &c,
+        "the refusal",
+        "return !document.querySelector('[data-testid=error]').hidden;",
+    )
+    .await;
+    assert_eq!(js(&c, &format!("return {MOVE_COUNT};")).await, 8);
+
+    // 4. A short game to a result against the engine: an open four cannot be stopped.
+    select(&c, "ng-mode", "person-engine").await;
+    select(&c, "ng-rule", "freestyle").await;
+    select(&c, "ng-size", "15").await;
+    import(&c, "h8 a1 i8 a15 j8 o1", 6).await;
+    click_point(&c, "k8").await;
+    wait_js(
+        &c,
+        "the engine's block",
+        &format!("return {MOVE_COUNT} === 8 && {IDLE};"),
+    )
+    .await;
+    let g8_taken = js(&c, "return !!document.querySelector('[data-stone=g8]');").await;
+    click_point(
+        &c,
+        if g8_taken == Value::Bool(true) {
+            "l8"
+        } else {
+            "g8"
+        },
+    )
+    .await;
+    wait_js(
+        &c,
+        "the result",
+        "return !document.querySelector('[data-testid=result]').hidden;",
+    )
+    .await;
+    let result = text(&c, "result").await;
+    assert!(result.contains("Black wins"), "result: {result}");
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelectorAll('[data-testid=board] .stone.win').length;"
+        )
+        .await,
+        5,
+        "the winning line is highlighted"
+    );
+    assert!(c.find(Locator::Css("[data-testid=win-line]")).await.is_ok());
+
+    // 5. Chinese labels, and back.
+    click(&c, "lang-zh").await;
+    let zh = text(&c, "result").await;
+    assert!(zh.contains("黑方"), "Chinese result: {zh}");
+    assert!(text(&c, "engine-info").await.contains("置换表命中"));
+    js(&c, "window.scrollTo(0, 0); return true;").await;
+    save_screenshot(&c, "web-e2e-zh.png").await;
+    click(&c, "lang-en").await;
+    assert!(text(&c, "result").await.contains("Black wins"));
+
+    // 6. The screenshot, from the top of the page.
+    js(&c, "window.scrollTo(0, 0); return true;").await;
+    let path = save_screenshot(&c, "web-e2e.png").await;
+    eprintln!(
+        "web e2e: screenshot {}, {:.1} s",
+        path.display(),
+        started.elapsed().as_secs_f64()
+    );
+    c.close().await.expect("the browser closes");
+}
+
+// `gomoku serve` itself, without a browser.
+mod serve_command {
+    use super::*;
+
+    #[test]
+    fn a_taken_port_is_a_clear_error() {
+        let taken = TcpListener::bind("127.0.0.1:0").expect("a port to occupy");
+        let port = taken.local_addr().expect("address").port().to_string();
+        let out = Command::new(env!("CARGO_BIN_EXE_gomoku"))
+            .args(["serve", "--port", &port])
+            .output()
+            .expect("gomoku runs");
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("port {port}")) && err.contains("already in use"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn serves_the_page_and_the_api_over_tcp() {
+        let (_server, url) = start_server();
+        assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+        let addr = url.trim_start_matches("http://").trim_end_matches('/');
+        let get = |path: &str| -> String {
+            use std::io::{Read, Write};
+            let mut s = TcpStream::connect(addr).expect("connect");
+            write!(
+                s,
+                "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+            )
+            .expect("send");
+            let mut resp = String::new();
+            s.read_to_string(&mut resp).expect("read");
+            resp
+        };
+        let page = get("/");
+        assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+        assert!(page.contains("data-testid=\"board\""));
+        let missing = get("/api/games/nope");
+        assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
+        assert!(missing.contains("\"unknown_game\""));
+    }
+}

@@ -1,0 +1,576 @@
+// The board page: draws the game the server keeps, sends the person's actions to the JSON API
+// and follows the game's server-sent events (state changes and live engine output).
+'use strict';
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+  const CELL = 40;
+  const MARGIN = 46;
+  const GAME_KEY = 'gomoku.game';      // per tab: sessionStorage
+  const SETTINGS_KEY = 'gomoku.settings';
+  const LANG_KEY = 'gomoku.lang';
+
+  let lang = localStorage.getItem(LANG_KEY)
+    || ((navigator.language || '').toLowerCase().startsWith('zh') ? 'zh' : 'en');
+  let game = null;          // the latest state from the server
+  let live = null;          // the latest search progress while the engine thinks
+  let events = null;        // the EventSource of the current game
+  let thinkSince = 0;       // when the current search started (local clock)
+  let errorTimer = 0;
+  let owned = false;        // whether this tab created the current game (and may delete it)
+  let liveUpdates = 0;      // search progress events received (shown as data-live-updates)
+
+  // ------------------------------------------------------------------------------------------
+  // Text
+
+  function t(key, params) {
+    const dict = window.I18N[lang] || window.I18N.en;
+    let s = dict[key] !== undefined ? dict[key] : (window.I18N.en[key] !== undefined ? window.I18N.en[key] : key);
+    if (params) {
+      for (const [k, v] of Object.entries(params)) s = s.split('{' + k + '}').join(String(v));
+    }
+    return s;
+  }
+
+  function colorName(c) { return t(c); }
+
+  function applyLang() {
+    document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+    document.title = t('title');
+    for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+    for (const b of document.querySelectorAll('[data-lang]')) b.classList.toggle('active', b.dataset.lang === lang);
+    render();
+  }
+
+  function evalText(info) {
+    if (!info) return '–';
+    if (info.mate !== null && info.mate !== undefined) {
+      return info.mate > 0 ? t('eval.win', { n: info.mate }) : t('eval.loss', { n: -info.mate });
+    }
+    return info.eval;
+  }
+
+  function num(n) { return Number(n).toLocaleString('en-US'); }
+
+  // ------------------------------------------------------------------------------------------
+  // Server
+
+  async function api(method, path, body) {
+    let resp;
+    try {
+      resp = await fetch(path, {
+        method,
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (e) {
+      throw { code: 'network', message: String(e) };
+    }
+    const text = await resp.text();
+    let data = null;
+    try { data = text ? JSON.parse(text) : null; } catch (e) { data = text; }
+    if (!resp.ok) {
+      const err = (data && data.error) || { code: 'http', message: resp.status + ' ' + text };
+      err.status = resp.status;
+      throw err;
+    }
+    return data;
+  }
+
+  function showError(err) {
+    const box = $('error');
+    const key = 'err.' + (err.code || '');
+    const known = window.I18N.en[key] !== undefined;
+    box.textContent = known ? t(key) : (err.message || String(err));
+    box.dataset.code = err.code || '';
+    box.hidden = false;
+    clearTimeout(errorTimer);
+    errorTimer = setTimeout(() => { box.hidden = true; }, 6000);
+  }
+
+  function clearError() { $('error').hidden = true; }
+
+  function setGame(state) {
+    if (!state || typeof state !== 'object') return;
+    if (game && state.id === game.id && state.version < game.version) return; // stale
+    const wasThinking = game && game.id === state.id && game.thinking;
+    if (!game || game.id !== state.id) syncPanel(state);
+    game = state;
+    if (state.thinking) {
+      if (!wasThinking) thinkSince = performance.now() - (state.thinking.elapsed_ms || 0);
+      if (state.live) live = state.live;
+    } else {
+      live = null;
+    }
+    render();
+  }
+
+  async function act(path, body) {
+    if (!game) return;
+    try {
+      setGame(await api('POST', '/api/games/' + game.id + path, body));
+      clearError();
+    } catch (e) {
+      showError(e);
+      if (e.code === 'unknown_game') game = null;
+    }
+  }
+
+  function follow(id) {
+    if (events) events.close();
+    events = new EventSource('/api/games/' + id + '/events');
+    events.addEventListener('state', (e) => setGame(JSON.parse(e.data)));
+    events.addEventListener('info', (e) => {
+      const info = JSON.parse(e.data);
+      if (game && game.thinking) {
+        live = info;
+        liveUpdates += 1;
+        $('engine-info').dataset.liveUpdates = String(liveUpdates);
+        renderInfo();
+      }
+    });
+    events.addEventListener('closed', () => {
+      events.close();
+      showError({ code: 'closed' });
+    });
+    events.onerror = async () => {
+      if (events.readyState !== EventSource.CLOSED || !game) return;
+      try { await api('GET', '/api/games/' + game.id); follow(game.id); } catch (e) { showError(e); }
+    };
+  }
+
+  function settingsFromPanel() {
+    const [black, white] = $('ng-mode').value.split('-');
+    return {
+      rule: $('ng-rule').value,
+      size: Number($('ng-size').value),
+      black, white,
+      level: $('ng-level').value,
+      time_ms: Number($('ng-time').value),
+    };
+  }
+
+  // Shows a game's own settings in the new-game panel (so "Start" repeats them by default).
+  function syncPanel(state) {
+    const put = (id, v) => {
+      const sel = $(id);
+      v = String(v);
+      if (![...sel.options].some((o) => o.value === v)) {
+        const o = document.createElement('option');
+        o.value = v;
+        o.textContent = id === 'ng-time' ? (Number(v) / 1000) + ' s' : v + ' × ' + v;
+        sel.appendChild(o);
+      }
+      sel.value = v;
+    };
+    put('ng-rule', state.rule);
+    put('ng-size', state.size);
+    put('ng-mode', state.players.black + '-' + state.players.white);
+    put('ng-level', state.level);
+    put('ng-time', state.time_ms);
+  }
+
+  function saveSettings() {
+    const s = settingsFromPanel();
+    s.mode = $('ng-mode').value;
+    localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
+  }
+
+  function loadSettings() {
+    try {
+      const s = JSON.parse(localStorage.getItem(SETTINGS_KEY) || 'null');
+      if (!s) return;
+      for (const [id, v] of [['ng-rule', s.rule], ['ng-size', s.size], ['ng-mode', s.mode], ['ng-level', s.level], ['ng-time', s.time_ms]]) {
+        const el = $(id);
+        if (v !== undefined && [...el.options].some((o) => o.value === String(v))) el.value = String(v);
+      }
+    } catch (e) { /* ignore a bad saved value */ }
+  }
+
+  async function newGame(extra) {
+    const body = Object.assign(settingsFromPanel(), extra || {});
+    if (body.psq) delete body.size; // the record says the size
+    try {
+      const state = await api('POST', '/api/games', body);
+      const old = owned ? game : null;
+      owned = true;
+      game = null;
+      live = null;
+      setGame(state);
+      sessionStorage.setItem(GAME_KEY, state.id);
+      if (location.hash) history.replaceState(null, '', location.pathname);
+      follow(state.id);
+      clearError();
+      if (old && old.id !== state.id) {
+        // the old game of this tab is not needed any more
+        fetch('/api/games/' + old.id, { method: 'DELETE' }).catch(() => {});
+      }
+      return true;
+    } catch (e) {
+      showError(e);
+      return false;
+    }
+  }
+
+  async function start() {
+    // `#game=ID` opens a game from another tab (to watch or take over); otherwise this tab's own
+    const shared = /[#&]game=([\w-]+)/.exec(location.hash);
+    const id = shared ? shared[1] : sessionStorage.getItem(GAME_KEY);
+    if (id) {
+      try {
+        setGame(await api('GET', '/api/games/' + id));
+        owned = !shared;
+        follow(id);
+        return;
+      } catch (e) { /* gone: start a new one */ }
+    }
+    await newGame();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Board
+
+  function parsePoint(s, size) {
+    const m = /^([a-z])(\d+)$/.exec(String(s).toLowerCase());
+    if (!m) return null;
+    return { x: m[1].charCodeAt(0) - 97, y: size - Number(m[2]) };
+  }
+
+  function pointName(x, y, size) { return String.fromCharCode(97 + x) + (size - y); }
+
+  const px = (i) => MARGIN + i * CELL;
+
+  function el(tag, attrs, text) {
+    const e = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function starPoints(n) {
+    if (n < 9) return [];
+    const d = n >= 13 ? 3 : 2;
+    const edges = [d, n - 1 - d];
+    const pts = [];
+    for (const x of edges) for (const y of edges) pts.push([x, y]);
+    if (n % 2 === 1) {
+      const c = (n - 1) / 2;
+      pts.push([c, c]);
+      if (n >= 19) for (const e of edges) pts.push([c, e], [e, c]);
+    }
+    return pts;
+  }
+
+  function personToMove() {
+    return game && !game.result && !game.thinking && game.players[game.to_move] === 'person';
+  }
+
+  function renderBoard() {
+    const svg = $('board');
+    svg.textContent = '';
+    if (!game) return;
+    const n = game.size;
+    const w = MARGIN * 2 + CELL * (n - 1);
+    svg.setAttribute('viewBox', `0 0 ${w} ${w}`);
+    svg.dataset.size = n;
+    svg.classList.toggle('can-play', !!personToMove());
+    svg.classList.toggle('turn-black', game.to_move === 'black');
+    svg.classList.toggle('turn-white', game.to_move === 'white');
+
+    const defs = el('defs', {});
+    defs.innerHTML = '<radialGradient id="g-black" cx="35%" cy="30%" r="70%"><stop offset="0" stop-color="#777"/><stop offset="0.45" stop-color="#222"/><stop offset="1" stop-color="#000"/></radialGradient>'
+      + '<radialGradient id="g-white" cx="35%" cy="30%" r="75%"><stop offset="0" stop-color="#fff"/><stop offset="0.7" stop-color="#eeeeea"/><stop offset="1" stop-color="#b8b8b0"/></radialGradient>';
+    svg.appendChild(defs);
+    svg.appendChild(el('rect', { x: 0, y: 0, width: w, height: w, class: 'wood', rx: 6 }));
+
+    const grid = el('g', { class: 'grid' });
+    for (let i = 0; i < n; i++) {
+      grid.appendChild(el('line', { x1: px(0), y1: px(i), x2: px(n - 1), y2: px(i) }));
+      grid.appendChild(el('line', { x1: px(i), y1: px(0), x2: px(i), y2: px(n - 1) }));
+    }
+    grid.appendChild(el('rect', { x: px(0), y: px(0), width: CELL * (n - 1), height: CELL * (n - 1), class: 'edge' }));
+    svg.appendChild(grid);
+    for (const [x, y] of starPoints(n)) svg.appendChild(el('circle', { cx: px(x), cy: px(y), r: 4.5, class: 'star' }));
+
+    const labels = el('g', { class: 'labels' });
+    for (let i = 0; i < n; i++) {
+      const letter = String.fromCharCode(97 + i);
+      labels.appendChild(el('text', { x: px(i), y: w - 14, 'text-anchor': 'middle' }, letter));
+      labels.appendChild(el('text', { x: px(i), y: 24, 'text-anchor': 'middle' }, letter));
+      labels.appendChild(el('text', { x: 22, y: px(i) + 6, 'text-anchor': 'middle' }, String(n - i)));
+      labels.appendChild(el('text', { x: w - 22, y: px(i) + 6, 'text-anchor': 'middle' }, String(n - i)));
+    }
+    svg.appendChild(labels);
+
+    // renju: Black's forbidden points, shown while Black is to move
+    const forbidden = new Set();
+    for (const f of game.forbidden || []) {
+      const p = parsePoint(f.point, n);
+      if (!p) continue;
+      forbidden.add(f.point);
+      const g = el('g', { class: 'forbidden', 'data-forbidden': f.point, 'data-kind': f.kind });
+      const r = CELL * 0.2;
+      g.appendChild(el('title', {}, t('foul.' + f.kind)));
+      g.appendChild(el('line', { x1: px(p.x) - r, y1: px(p.y) - r, x2: px(p.x) + r, y2: px(p.y) + r }));
+      g.appendChild(el('line', { x1: px(p.x) - r, y1: px(p.y) + r, x2: px(p.x) + r, y2: px(p.y) - r }));
+      svg.appendChild(g);
+    }
+
+    const winning = new Set((game.result && game.result.line) || []);
+    const showNumbers = $('chk-numbers').checked;
+    const stones = el('g', { class: 'stones' });
+    const occupied = new Set();
+    const last = game.moves.length ? game.moves[game.moves.length - 1] : null;
+    for (const m of game.moves) {
+      if (m.x === null || m.x === undefined) continue; // a pass
+      occupied.add(m.move);
+      const cls = 'stone ' + m.color + (winning.has(m.move) ? ' win' : '') + (m === last ? ' last' : '');
+      stones.appendChild(el('circle', {
+        cx: px(m.x), cy: px(m.y), r: CELL * 0.46, class: cls,
+        fill: `url(#g-${m.color})`, 'data-stone': m.move, 'data-color': m.color, 'data-number': m.number,
+      }));
+      if (showNumbers) {
+        stones.appendChild(el('text', {
+          x: px(m.x), y: px(m.y) + 5, class: 'num ' + m.color + (m === last ? ' last' : ''), 'text-anchor': 'middle',
+        }, String(m.number)));
+      }
+    }
+    svg.appendChild(stones);
+
+    if (winning.size > 1) {
+      const pts = [...winning].map((s) => parsePoint(s, n)).filter(Boolean);
+      pts.sort((a, b) => (a.x - b.x) || (a.y - b.y));
+      const a = pts[0], b = pts[pts.length - 1];
+      svg.appendChild(el('line', { x1: px(a.x), y1: px(a.y), x2: px(b.x), y2: px(b.y), class: 'win-line', 'data-testid': 'win-line' }));
+    }
+    if (last && last.x !== null && !showNumbers) {
+      svg.appendChild(el('circle', { cx: px(last.x), cy: px(last.y), r: 5.5, class: 'last-mark', 'data-testid': 'last-move' }));
+    }
+    if (game.hint && game.hint.move && !game.thinking) {
+      const p = parsePoint(game.hint.move, n);
+      if (p) svg.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.38, class: 'hint-mark', 'data-testid': 'hint-mark', 'data-hint': game.hint.move }));
+    }
+
+    // the click targets, one per point, on top of everything
+    const hits = el('g', { class: 'hits' });
+    for (let y = 0; y < n; y++) {
+      for (let x = 0; x < n; x++) {
+        const name = pointName(x, y, n);
+        const blocked = occupied.has(name) || forbidden.has(name);
+        hits.appendChild(el('circle', {
+          cx: px(x), cy: px(y), r: CELL * 0.48, class: 'hit' + (blocked ? ' blocked' : ''), 'data-point': name,
+        }));
+      }
+    }
+    svg.appendChild(hits);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Panels
+
+  function shownInfo() {
+    if (!game) return null;
+    if (game.thinking) return live;
+    if (game.hint) return game.hint;
+    for (let i = game.moves.length - 1; i >= 0; i--) if (game.moves[i].engine) return game.moves[i].engine;
+    return null;
+  }
+
+  function renderInfo() {
+    const info = shownInfo();
+    const set = (id, v) => { $(id).textContent = v; };
+    if (game && game.thinking) {
+      const secs = ((performance.now() - thinkSince) / 1000).toFixed(1);
+      set('info-status', t('info.thinking', { secs }));
+    } else if (info) {
+      set('info-status', t(info.purpose === 'hint' ? 'info.hint' : 'info.last', { color: colorName(info.color) }));
+    } else {
+      set('info-status', t('info.none'));
+    }
+    $('engine-info').classList.toggle('thinking', !!(game && game.thinking));
+    if (!info) {
+      for (const id of ['info-move', 'info-eval', 'info-time', 'info-depth', 'info-nodes', 'info-nps', 'info-tt', 'info-pv']) set(id, '–');
+      return;
+    }
+    set('info-move', info.move || '–');
+    set('info-eval', evalText(info));
+    set('info-time', (info.time_ms / 1000).toFixed(2) + ' s');
+    set('info-depth', info.seldepth > info.depth ? `${info.depth} / ${info.seldepth}` : String(info.depth));
+    set('info-nodes', num(info.nodes));
+    set('info-nps', num(info.nps));
+    set('info-tt', num(info.tt_hits));
+    set('info-pv', info.pv.length ? info.pv.join(' ') : '–');
+  }
+
+  function renderStatus() {
+    const status = $('status');
+    const result = $('result');
+    if (!game) { status.textContent = t('status.loading'); result.hidden = true; return; }
+    $('game-rule').textContent = t('rules', { rule: t('rule.' + game.rule), size: game.size });
+    const r = game.result;
+    if (r) {
+      status.textContent = t('status.over');
+      let text;
+      if (r.kind === 'draw') text = t('result.draw');
+      else if (r.resigned) {
+        text = t('result.resign', { winner: colorName(r.winner), loser: colorName(r.winner === 'black' ? 'white' : 'black') });
+      } else if (r.foul) text = t('result.foul', { winner: colorName(r.winner), kind: t('foul.' + r.foul) });
+      else text = t('result.win', { winner: colorName(r.winner) });
+      result.textContent = text;
+      result.dataset.winner = r.winner || 'none';
+      result.hidden = false;
+    } else {
+      result.hidden = true;
+      result.textContent = '';
+      delete result.dataset.winner;
+      if (game.thinking) {
+        status.textContent = game.thinking.purpose === 'hint'
+          ? t('status.hint') : t('status.thinking', { color: colorName(game.thinking.color) });
+      } else {
+        const who = game.players[game.to_move] === 'person' ? t('you') : t('theEngine');
+        status.textContent = t('status.toMove', { color: colorName(game.to_move), who });
+      }
+    }
+    status.dataset.toMove = game.to_move;
+    status.dataset.thinking = game.thinking ? 'yes' : 'no';
+    if (game.engine_error) showError({ message: game.engine_error });
+  }
+
+  function renderMoves() {
+    const list = $('moves');
+    list.textContent = '';
+    if (!game) return;
+    for (const m of game.moves) {
+      const li = document.createElement('li');
+      li.className = m.color;
+      li.dataset.testid = 'move';
+      li.dataset.move = m.move;
+      li.dataset.number = m.number;
+      const numEl = document.createElement('span');
+      numEl.className = 'n';
+      numEl.textContent = m.number + '.';
+      const pt = document.createElement('span');
+      pt.className = 'pt';
+      pt.textContent = m.move;
+      li.append(numEl, pt);
+      if (m.engine) {
+        const ev = document.createElement('span');
+        ev.className = 'ev';
+        ev.textContent = evalText(m.engine);
+        li.append(ev);
+      }
+      list.appendChild(li);
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function renderGraph() {
+    const svg = $('graph');
+    svg.textContent = '';
+    const W = 340, H = 120, L = 8, R = 8, mid = H / 2, amp = H / 2 - 10;
+    svg.appendChild(el('rect', { x: 0, y: 0, width: W, height: H, class: 'graph-bg' }));
+    svg.appendChild(el('rect', { x: 0, y: 0, width: W, height: mid, class: 'graph-black' }));
+    svg.appendChild(el('line', { x1: 0, y1: mid, x2: W, y2: mid, class: 'graph-axis' }));
+    // labels first, so that the curve is drawn over them
+    svg.appendChild(el('text', { x: 6, y: 12, class: 'graph-label' }, '▲ ' + t('graph.black')));
+    svg.appendChild(el('text', { x: 6, y: H - 4, class: 'graph-label' }, '▼ ' + t('graph.white')));
+    if (!game) return;
+    const total = Math.max(game.moves.length, 10);
+    const xOf = (k) => L + (W - L - R) * (k - 1) / Math.max(total - 1, 1);
+    const yOf = (info) => {
+      // proven results sit at the edges; ordinary scores are squashed smoothly towards them
+      const v = info.mate !== null && info.mate !== undefined
+        ? (info.black_score > 0 ? 1 : -1)
+        : Math.tanh(info.black_score / 600);
+      return mid - amp * v;
+    };
+    const pts = [];
+    for (const m of game.moves) if (m.engine) pts.push([xOf(m.number), yOf(m.engine), m]);
+    if (pts.length > 1) {
+      svg.appendChild(el('polyline', { points: pts.map((p) => p[0].toFixed(1) + ',' + p[1].toFixed(1)).join(' '), class: 'graph-line' }));
+    }
+    for (const [x, y, m] of pts) {
+      const c = el('circle', { cx: x, cy: y, r: 3, class: 'graph-dot ' + m.color, 'data-number': m.number });
+      c.appendChild(el('title', {}, `${m.number}. ${m.move}: ${evalText(m.engine)}`));
+      svg.appendChild(c);
+    }
+  }
+
+  function renderButtons() {
+    const g = game;
+    const over = !g || !!g.result;
+    const thinking = !!(g && g.thinking);
+    $('btn-undo').disabled = !g || (g.moves.length === 0 && !(g.result && g.result.resigned));
+    $('btn-redo').disabled = !g || over || g.redo.length === 0;
+    $('btn-hint').disabled = over || thinking;
+    $('btn-go').disabled = over || thinking;
+    $('btn-stop').disabled = !thinking;
+    $('btn-resign').disabled = over;
+    $('btn-swap').disabled = !g;
+    $('io-download').href = g ? '/api/games/' + g.id + '/export?format=psq&download=true' : '#';
+  }
+
+  function render() {
+    renderBoard();
+    renderStatus();
+    renderInfo();
+    renderMoves();
+    renderGraph();
+    renderButtons();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Wiring
+
+  $('board').addEventListener('click', (e) => {
+    const target = e.target.closest('[data-point]');
+    if (!target || !target.dataset.point || !game) return;
+    act('/move', { move: target.dataset.point });
+  });
+  $('btn-undo').addEventListener('click', () => act('/undo'));
+  $('btn-redo').addEventListener('click', () => act('/redo'));
+  $('btn-hint').addEventListener('click', () => act('/hint'));
+  $('btn-go').addEventListener('click', () => act('/go'));
+  $('btn-stop').addEventListener('click', () => act('/stop'));
+  $('btn-swap').addEventListener('click', () => act('/swap'));
+  $('btn-resign').addEventListener('click', () => act('/resign'));
+  $('chk-numbers').addEventListener('change', renderBoard);
+  $('ng-start').addEventListener('click', () => { saveSettings(); newGame(); });
+  for (const id of ['ng-level', 'ng-time']) {
+    $(id).addEventListener('change', () => {
+      saveSettings();
+      act('/settings', { level: $('ng-level').value, time_ms: Number($('ng-time').value) });
+    });
+  }
+  for (const id of ['ng-rule', 'ng-size', 'ng-mode']) $(id).addEventListener('change', saveSettings);
+  for (const b of document.querySelectorAll('[data-lang]')) {
+    b.addEventListener('click', () => {
+      lang = b.dataset.lang;
+      localStorage.setItem(LANG_KEY, lang);
+      applyLang();
+    });
+  }
+
+  $('io-export-pos').addEventListener('click', () => { if (game) $('io-text').value = game.position; });
+  $('io-export-psq').addEventListener('click', async () => {
+    if (!game) return;
+    try {
+      const resp = await fetch('/api/games/' + game.id + '/export?format=psq');
+      const text = await resp.text();
+      if (!resp.ok) throw JSON.parse(text).error;
+      $('io-text').value = text;
+    } catch (e) { showError(e); }
+  });
+  $('io-import').addEventListener('click', () => {
+    const text = $('io-text').value.trim();
+    if (!text) { showError({ code: 'empty' }); return; }
+    const isPsq = /^piskvorky/i.test(text);
+    newGame(isPsq ? { psq: text } : { position: text });
+  });
+
+  setInterval(() => { if (game && game.thinking) renderInfo(); }, 100);
+
+  loadSettings();
+  applyLang();
+  start();
+})();
