@@ -1,5 +1,7 @@
 //! The `gomoku` application: command-line tools, the pbrain protocol and the web board, all glue
 //! around the `gomoku-engine` library.
 
+pub mod arena;
 pub mod cli;
 pub mod commands;
+pub mod study;

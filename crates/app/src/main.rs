@@ -11,6 +11,9 @@ fn main() -> ExitCode {
         Some(Command::Position(a)) => commands::position::run(a),
         Some(Command::BenchBoard(a)) => commands::bench_board::run(a),
         Some(Command::Think(a)) => commands::think::run(a),
+        Some(Command::Analyze(a)) => commands::analyze::run(a),
+        Some(Command::Match(a)) => commands::match_cmd::run(a),
+        Some(Command::Play(a)) => commands::play::run(a),
         None => {
             eprintln!("the web board is not built yet; see `gomoku --help`");
             Ok(())

@@ -1,5 +1,8 @@
 //! One module per subcommand: each has clap `Args` and a `run` function.
 
+pub mod analyze;
 pub mod bench_board;
+pub mod match_cmd;
+pub mod play;
 pub mod position;
 pub mod think;
