@@ -380,6 +380,7 @@ mod match_cmd {
             "score: ",
             "elo: ",
             "95% interval",
+            "time per move: alphabeta/pattern ",
             "sprt: elo0 0 elo1 50 alpha 0.05 beta 0.05: llr ",
         ] {
             assert!(out.contains(needle), "missing '{needle}' in:\n{out}");

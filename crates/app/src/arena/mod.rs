@@ -221,6 +221,33 @@ pub fn tally(games: &[GameRecord]) -> Tally {
     t
 }
 
+/// Average thinking time per move of each player over `games`, in ms (0 without moves).
+#[must_use]
+pub fn average_move_ms(games: &[GameRecord]) -> [f64; 2] {
+    let mut total = [0u64; 2];
+    let mut count = [0u64; 2];
+    for g in games {
+        for (i, &t) in g.times_ms.iter().enumerate() {
+            // moves alternate from Black at index 0 of the whole list (passes included)
+            let black_moved = (g.opening_len + i) % 2 == 0;
+            let p = if black_moved {
+                g.black_player
+            } else {
+                1 - g.black_player
+            };
+            total[p] += t;
+            count[p] += 1;
+        }
+    }
+    [0, 1].map(|p| {
+        if count[p] == 0 {
+            0.0
+        } else {
+            total[p] as f64 / count[p] as f64
+        }
+    })
+}
+
 fn outcome_of(winner: Color) -> Outcome {
     match winner {
         Color::Black => Outcome::Black,
@@ -462,6 +489,8 @@ mod tests {
         }
         let t = tally(&games);
         assert_eq!(t.games(), 2);
+        let avg = average_move_ms(&games);
+        assert!(avg.iter().all(|a| (0.0..10_000.0).contains(a)), "{avg:?}");
     }
 
     #[test]

@@ -3,7 +3,9 @@
 
 use crate::arena::elo::{fmt_elo, Sprt, Tally, Verdict};
 use crate::arena::player::{PlayerSpec, TimeControl};
-use crate::arena::{load_openings, run_match, tally, GameRecord, MatchConfig, Opening, Outcome};
+use crate::arena::{
+    average_move_ms, load_openings, run_match, tally, GameRecord, MatchConfig, Opening, Outcome,
+};
 use anyhow::{bail, Context, Result};
 use gomoku_engine::Rule;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -41,7 +43,11 @@ pub struct Args {
     /// Use openings of the board size whatever their rule.
     #[arg(long)]
     pub any_opening_rule: bool,
-    /// Skip this many openings (after filtering).
+    /// Shuffle the openings (after filtering) with this seed, to draw varied ones from a file
+    /// whose sets come one after another.
+    #[arg(long, value_name = "SEED")]
+    pub shuffle: Option<u64>,
+    /// Skip this many openings (after filtering and shuffling).
     #[arg(long, default_value_t = 0)]
     pub skip_openings: usize,
     /// Number of games (default: two per opening, or 2 without openings).
@@ -117,6 +123,8 @@ struct MatchJson<'a> {
     elo_low: Option<f64>,
     elo_high: Option<f64>,
     sprt: Option<SprtJson>,
+    /// Average ms per move of p1 and p2.
+    avg_move_ms: [f64; 2],
     forfeits: Vec<String>,
     records: &'a [GameRecord],
 }
@@ -146,6 +154,22 @@ fn parse_sprt(text: &str, alpha: f64, beta: f64) -> Result<Sprt> {
         alpha,
         beta,
     })
+}
+
+/// Fisher-Yates with SplitMix64: reproducible from the seed, no dependency needed.
+fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for i in (1..items.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        items.swap(i, j);
+    }
 }
 
 fn finite(x: f64) -> Option<f64> {
@@ -195,6 +219,9 @@ pub fn run(args: &Args) -> Result<()> {
         )?,
         None => Vec::new(),
     };
+    if let Some(seed) = args.shuffle {
+        shuffle(&mut openings, seed);
+    }
     if args.skip_openings > 0 {
         if args.skip_openings >= openings.len() {
             bail!(
@@ -342,6 +369,7 @@ pub fn run(args: &Args) -> Result<()> {
             elo_low: finite(lo),
             elo_high: finite(hi),
             sprt: sprt_json,
+            avg_move_ms: average_move_ms(&records),
             forfeits,
             records: &records,
         };
@@ -369,6 +397,11 @@ pub fn run(args: &Args) -> Result<()> {
         fmt_elo(lo),
         fmt_elo(hi)
     );
+    let avg = average_move_ms(&records);
+    println!(
+        "time per move: {} {:.0} ms, {} {:.0} ms (average)",
+        players[0].name, avg[0], players[1].name, avg[1]
+    );
     if forfeits.is_empty() {
         println!("forfeits: none");
     } else {
@@ -395,4 +428,34 @@ pub fn run(args: &Args) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shuffle_is_a_reproducible_permutation() {
+        let mut a: Vec<u32> = (0..50).collect();
+        let mut b = a.clone();
+        shuffle(&mut a, 7);
+        shuffle(&mut b, 7);
+        assert_eq!(a, b);
+        assert_ne!(a, (0..50).collect::<Vec<_>>());
+        let mut sorted = a.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..50).collect::<Vec<_>>());
+        let mut c: Vec<u32> = (0..50).collect();
+        shuffle(&mut c, 8);
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn sprt_flags() {
+        let s = parse_sprt("0, 50", 0.05, 0.1).expect("valid");
+        assert_eq!((s.elo0, s.elo1, s.beta), (0.0, 50.0, 0.1));
+        assert!(parse_sprt("50,0", 0.05, 0.05).is_err());
+        assert!(parse_sprt("a,5", 0.05, 0.05).is_err());
+        assert!(parse_sprt("0,5", 0.7, 0.05).is_err());
+    }
 }
