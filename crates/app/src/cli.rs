@@ -19,6 +19,8 @@ pub enum Command {
     Position(crate::commands::position::Args),
     /// Search a position and print the progress and the chosen move.
     Think(crate::commands::think::Args),
+    /// Search fixed positions to a fixed depth: node count, speed, signature (`Bench: N`).
+    Bench(crate::commands::bench::Args),
     /// Measure make+unmake throughput of the board (moves per second).
     BenchBoard(crate::commands::bench_board::Args),
     /// Search a position and print every candidate move with its value, then the search

@@ -14,6 +14,7 @@ fn main() -> ExitCode {
         Some(Command::Analyze(a)) => commands::analyze::run(a),
         Some(Command::Match(a)) => commands::match_cmd::run(a),
         Some(Command::Play(a)) => commands::play::run(a),
+        Some(Command::Bench(a)) => commands::bench::run(a),
         None => {
             eprintln!("the web board is not built yet; see `gomoku --help`");
             Ok(())

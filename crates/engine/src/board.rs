@@ -458,6 +458,33 @@ impl Board {
         self.value[color.index()]
     }
 
+    /// The value sums before the last move (or pass), if any: the board one ply ago.
+    #[inline]
+    #[must_use]
+    pub fn previous_value_sum(&self, color: Color) -> Option<i32> {
+        self.plies.last().map(|st| st.value[color.index()])
+    }
+
+    /// The last move of `color` (not a pass), if any.
+    #[must_use]
+    pub fn last_move_of(&self, color: Color) -> Option<Pos> {
+        self.plies
+            .iter()
+            .rev()
+            .find(|st| st.color == color && st.pos.is_point())
+            .map(|st| st.pos)
+    }
+
+    /// The move (or pass) played `back` plies ago (0 = the last one).
+    #[inline]
+    #[must_use]
+    pub fn move_back(&self, back: usize) -> Option<Pos> {
+        self.moves
+            .len()
+            .checked_sub(back + 1)
+            .map(|i| self.moves[i])
+    }
+
     /// Number of stones near `p` (non-zero makes an empty point a move candidate).
     #[inline]
     #[must_use]

@@ -28,10 +28,28 @@ pub struct EvalParams {
     pub pattern_defend_score: [i32; NUM_PATTERNS],
     /// Bonus of the side to move in the static evaluation.
     pub tempo: i32,
-    /// Weight (in 1/16) of the side to move's point values against the opponent's.
-    pub self_weight: i32,
-    /// Weight (in 1/16) of the opponent's point values.
-    pub oppo_weight: i32,
+    /// Weight (in 1/16) of the point-value difference now.
+    pub basic_weight: i32,
+    /// Weight (in 1/16) of the point-value difference one ply ago.
+    pub previous_weight: i32,
+    /// Threat term: the side to move has a four that also makes a three (or more).
+    pub threat_self_four_plus: i32,
+    /// Threat term: the side to move has a plain four.
+    pub threat_self_four: i32,
+    /// Threat term: the side to move can make a free three plus another threat.
+    pub threat_self_three_plus: i32,
+    /// Threat term: the side to move can make a free three.
+    pub threat_self_three: i32,
+    /// Threat term: the opponent can make a straight four (a free three to answer now).
+    pub threat_oppo_flex4: i32,
+    /// Threat term: the opponent has a four that also makes a three (or more).
+    pub threat_oppo_four_plus: i32,
+    /// Threat term: the opponent has a plain four.
+    pub threat_oppo_four: i32,
+    /// Threat term: the opponent can make a free three plus another threat.
+    pub threat_oppo_three_plus: i32,
+    /// Threat term: the opponent can make a free three.
+    pub threat_oppo_three: i32,
 }
 
 // Named defaults, in pattern order:
@@ -47,9 +65,18 @@ const DEFEND_SCORE: [i32; NUM_PATTERN4] =
     [0, 0, 12, 8, 40, 40, 60, 160, 240, 60, 160, 600, 1200, 5000];
 const PATTERN_ATTACK_SCORE: [i32; NUM_PATTERNS] = [0, 0, 0, 1, 2, 3, 6, 8, 6, 12, 12, 40, 100];
 const PATTERN_DEFEND_SCORE: [i32; NUM_PATTERNS] = [0, 0, 0, 0, 1, 2, 4, 5, 4, 8, 8, 20, 60];
-const TEMPO: i32 = 20;
-const SELF_WEIGHT: i32 = 16;
-const OPPO_WEIGHT: i32 = 16;
+const TEMPO: i32 = 10;
+const BASIC_WEIGHT: i32 = 9;
+const PREVIOUS_WEIGHT: i32 = 7;
+const THREAT_SELF_FOUR_PLUS: i32 = 120;
+const THREAT_SELF_FOUR: i32 = 15;
+const THREAT_SELF_THREE_PLUS: i32 = 60;
+const THREAT_SELF_THREE: i32 = 20;
+const THREAT_OPPO_FLEX4: i32 = -90;
+const THREAT_OPPO_FOUR_PLUS: i32 = -70;
+const THREAT_OPPO_FOUR: i32 = -5;
+const THREAT_OPPO_THREE_PLUS: i32 = -35;
+const THREAT_OPPO_THREE: i32 = -10;
 
 impl Default for EvalParams {
     fn default() -> Self {
@@ -61,8 +88,17 @@ impl Default for EvalParams {
             pattern_attack_score: PATTERN_ATTACK_SCORE,
             pattern_defend_score: PATTERN_DEFEND_SCORE,
             tempo: TEMPO,
-            self_weight: SELF_WEIGHT,
-            oppo_weight: OPPO_WEIGHT,
+            basic_weight: BASIC_WEIGHT,
+            previous_weight: PREVIOUS_WEIGHT,
+            threat_self_four_plus: THREAT_SELF_FOUR_PLUS,
+            threat_self_four: THREAT_SELF_FOUR,
+            threat_self_three_plus: THREAT_SELF_THREE_PLUS,
+            threat_self_three: THREAT_SELF_THREE,
+            threat_oppo_flex4: THREAT_OPPO_FLEX4,
+            threat_oppo_four_plus: THREAT_OPPO_FOUR_PLUS,
+            threat_oppo_four: THREAT_OPPO_FOUR,
+            threat_oppo_three_plus: THREAT_OPPO_THREE_PLUS,
+            threat_oppo_three: THREAT_OPPO_THREE,
         }
     }
 }
@@ -172,18 +208,60 @@ impl Tables {
     }
 }
 
-/// Static evaluation of `board` for the side to move: the point values of both colours
-/// (weighted), plus a tempo bonus.
+/// Static evaluation of `board` for the side to move.
+///
+/// Three parts: the point values of both colours now (basic), the same one ply ago (blending
+/// the two damps the odd/even swing of a sum that jumps with every stone), and a threat term
+/// from which threat classes each side has (who holds the initiative).
 #[inline]
 #[must_use]
 pub fn evaluate(board: &crate::Board) -> i32 {
     let us = board.to_move();
+    let them = us.opponent();
     let p = &board.tables().params;
-    let v = (board.value_sum(us) * p.self_weight - board.value_sum(us.opponent()) * p.oppo_weight)
-        / 16
-        + p.tempo;
+    let basic = board.value_sum(us) - board.value_sum(them);
+    let previous = match (board.previous_value_sum(us), board.previous_value_sum(them)) {
+        (Some(a), Some(b)) => a - b,
+        _ => basic,
+    };
+    let v = (basic * p.basic_weight + previous * p.previous_weight) / 16 + threat_value(board, p);
     v.clamp(
         -crate::search::score::WIN_MIN + 1,
         crate::search::score::WIN_MIN - 1,
     )
+}
+
+/// The threat term of [`evaluate`]: for the side to move, which threat classes exist for each side.
+#[inline]
+fn threat_value(board: &crate::Board, p: &EvalParams) -> i32 {
+    let us = board.to_move();
+    let them = us.opponent();
+    let has = |c: Color, a: Pattern4, b: Pattern4| {
+        board.threat_count(c, a) + board.threat_count(c, b) > 0
+    };
+    let mut v = p.tempo;
+    if has(us, Pattern4::Block4Flex3, Pattern4::Block4Plus) {
+        v += p.threat_self_four_plus;
+    } else if board.threat_count(us, Pattern4::Block4) > 0 {
+        v += p.threat_self_four;
+    }
+    if has(us, Pattern4::Flex3x2, Pattern4::Flex3Plus) {
+        v += p.threat_self_three_plus;
+    } else if board.threat_count(us, Pattern4::Flex3) > 0 {
+        v += p.threat_self_three;
+    }
+    if board.threat_count(them, Pattern4::Flex4) > 0 {
+        v += p.threat_oppo_flex4;
+    }
+    if has(them, Pattern4::Block4Flex3, Pattern4::Block4Plus) {
+        v += p.threat_oppo_four_plus;
+    } else if board.threat_count(them, Pattern4::Block4) > 0 {
+        v += p.threat_oppo_four;
+    }
+    if has(them, Pattern4::Flex3x2, Pattern4::Flex3Plus) {
+        v += p.threat_oppo_three_plus;
+    } else if board.threat_count(them, Pattern4::Flex3) > 0 {
+        v += p.threat_oppo_three;
+    }
+    v
 }

@@ -1,6 +1,7 @@
 //! One module per subcommand: each has clap `Args` and a `run` function.
 
 pub mod analyze;
+pub mod bench;
 pub mod bench_board;
 pub mod match_cmd;
 pub mod play;

@@ -5,11 +5,13 @@
 //! The engine prints nothing: progress goes to a callback as [`SearchEvent`]s.
 
 pub mod movegen;
+pub mod params;
 pub mod score;
 pub mod time;
 pub mod tt;
 mod worker;
 
+pub use params::SearchParams;
 pub use score::{format_score, is_decisive, moves_to_result, Score};
 pub use time::{Limits, TimeManager};
 pub use tt::TranspositionTable;
@@ -173,6 +175,7 @@ pub struct SearchResult {
 pub struct Engine {
     config: EngineConfig,
     tt: TranspositionTable,
+    params: SearchParams,
 }
 
 impl Engine {
@@ -180,7 +183,11 @@ impl Engine {
     #[must_use]
     pub fn new(config: EngineConfig) -> Engine {
         let tt = TranspositionTable::new(config.hash_mb);
-        Engine { config, tt }
+        Engine {
+            config,
+            tt,
+            params: SearchParams::default(),
+        }
     }
 
     /// The settings.
@@ -198,6 +205,17 @@ impl Engine {
     pub fn set_hash_mb(&mut self, mb: usize) {
         self.config.hash_mb = mb.max(1);
         self.tt = TranspositionTable::new(self.config.hash_mb);
+    }
+
+    /// The search parameters.
+    #[must_use]
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Replaces the search parameters (for tuning experiments).
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
     }
 
     /// Clears the table.
@@ -228,6 +246,7 @@ impl Engine {
             total_nodes: AtomicU64::new(0),
             total_tt_hits: AtomicU64::new(0),
             completed_depth: AtomicU64::new(0),
+            params: self.params.clone(),
         };
         let threads = self.config.threads.max(1);
         let mut helper_stats = SearchStats::default();

@@ -84,15 +84,29 @@ pub fn find_class(board: &Board, color: Color, min: Pattern4, out: &mut Vec<Pos>
 pub fn gen_defence(board: &mut Board, us: Color, out: &mut Vec<ScoredMove>) {
     out.clear();
     let them = us.opponent();
-    let mut seen = [false; crate::types::NUM_CELLS];
-    let mut threats = Vec::with_capacity(8);
-    find_class(board, them, Pattern4::Flex4, &mut threats);
-    let mut pts: Vec<Pos> = Vec::with_capacity(64);
-    for &t in &threats {
-        if !seen[t.index()] {
-            seen[t.index()] = true;
-            pts.push(t);
+    // points collected so far, deduplicated with a small bitset over the padded board
+    let mut seen = [0u64; crate::types::NUM_CELLS / 64];
+    let mut pts: [Pos; 512] = [Pos::NONE; 512];
+    let mut n = 0;
+    let mut add = |q: Pos, pts: &mut [Pos; 512], n: &mut usize| {
+        let i = q.index();
+        if seen[i / 64] & (1 << (i % 64)) == 0 && *n < 512 {
+            seen[i / 64] |= 1 << (i % 64);
+            pts[*n] = q;
+            *n += 1;
         }
+    };
+    let mut threats: [Pos; 64] = [Pos::NONE; 64];
+    let mut nt = 0;
+    board.for_each_candidate(|p| {
+        let t = board.threat(p, them);
+        if t == Pattern4::Flex4 && nt < 64 {
+            threats[nt] = p;
+            nt += 1;
+        }
+    });
+    for &t in &threats[..nt] {
+        add(t, &mut pts, &mut n);
         for d in Dir::ALL {
             // only the lines that make the four(s)
             if board.pattern(t, them, d) < Pattern::B4 {
@@ -100,21 +114,19 @@ pub fn gen_defence(board: &mut Board, us: Color, out: &mut Vec<ScoredMove>) {
             }
             for k in 1..=4 {
                 for q in [t.step(d, k), t.step(d, -k)] {
-                    if board.is_empty(q) && !seen[q.index()] {
-                        seen[q.index()] = true;
-                        pts.push(q);
+                    if board.is_empty(q) {
+                        add(q, &mut pts, &mut n);
                     }
                 }
             }
         }
     }
     board.for_each_candidate(|p| {
-        if !seen[p.index()] && board.threat(p, us) >= Pattern4::Block4 {
-            seen[p.index()] = true;
-            pts.push(p);
+        if board.threat(p, us) >= Pattern4::Block4 {
+            add(p, &mut pts, &mut n);
         }
     });
-    for p in pts {
+    for &p in &pts[..n] {
         let class = own_class(board, p, us);
         if class == Pattern4::Forbid {
             continue;
@@ -146,6 +158,19 @@ pub fn gen_fours(board: &mut Board, us: Color, out: &mut Vec<ScoredMove>) {
             score: order_score(board, p, us, class),
         });
     }
+}
+
+/// Moves the best-scored move of `moves[i..]` to position `i` (selection step: most nodes look
+/// at only a few moves, so sorting lazily is cheaper than sorting everything).
+#[inline]
+pub fn pick_best(moves: &mut [ScoredMove], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if moves[j].score > moves[best].score {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
 }
 
 /// Sorts moves by descending score (stable, insertion sort: lists are short and nearly sorted).

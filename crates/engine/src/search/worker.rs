@@ -14,35 +14,24 @@ use crate::board::Board;
 use crate::eval::evaluate;
 use crate::pattern::Pattern4;
 use crate::types::{Color, Pos, Rule, NUM_CELLS};
-use crate::vcf::VcfSearcher;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-// Search parameters (named so that they can be tuned in one place).
-/// First aspiration window half-width.
-const ASPIRATION_DELTA: Score = 24;
-/// Iterations from which aspiration windows are used.
-const ASPIRATION_MIN_DEPTH: i32 = 5;
-/// Reverse futility pruning: depth limit and margin per ply.
-const RFP_DEPTH: i32 = 6;
-const RFP_MARGIN: Score = 60;
-/// Razoring: depth limit and margin per ply.
-const RAZOR_DEPTH: i32 = 2;
-const RAZOR_MARGIN: Score = 150;
-/// Futility pruning of quiet moves: depth limit and margin per ply.
-const FUTILITY_DEPTH: i32 = 4;
-const FUTILITY_MARGIN: Score = 70;
-/// Late move pruning: moves searched at depth d before quiet moves are skipped.
-const LMP_DEPTH: i32 = 7;
-const LMP_BASE: usize = 3;
-/// Late move reductions: `ln(depth) * ln(move number) / LMR_DIVISOR`.
-const LMR_DIVISOR: f64 = 1.7;
-/// Leaf VCF check limits.
-const LEAF_VCF_FOURS: i32 = 12;
-const LEAF_VCF_NODES: u64 = 400;
-/// Ordering bonus of killer moves.
-const KILLER_BONUS: i32 = 3000;
-/// How often (in nodes) a thread publishes its counters and looks at the clock.
+use super::params::{SearchParams, PLY};
+
+/// Ordering of quiescence fours is by threat class; the search parameters are in
+/// [`SearchParams`]. How often (in nodes) a thread publishes its counters and looks at the clock.
 const POLL_INTERVAL: u64 = 256;
+
+/// The evaluation a node starts from: the static eval, or the parent's (negated) when the
+/// opponent just made a four and we only answer.
+#[derive(Clone, Copy)]
+struct Frame {
+    static_eval: Score,
+    current: Option<Pos>,
+    /// Threat classes of the move played at this ply: (mover's own, opponent's there).
+    move_class: (Pattern4, Pattern4),
+    tt_pv: bool,
+}
 
 /// State shared by all threads of one search.
 pub(crate) struct Shared<'a> {
@@ -55,6 +44,7 @@ pub(crate) struct Shared<'a> {
     pub total_nodes: AtomicU64,
     pub total_tt_hits: AtomicU64,
     pub completed_depth: AtomicU64,
+    pub params: SearchParams,
 }
 
 struct RootEntry {
@@ -77,17 +67,40 @@ pub(crate) struct Worker<'a> {
     pv: Box<[[Pos; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     lists: Vec<Vec<ScoredMove>>,
+    qlists: Vec<Vec<Pos>>,
     root: Vec<RootEntry>,
-    vcf: VcfSearcher,
-    lmr: Box<[[i32; 64]; 64]>,
+    frames: Vec<Frame>,
+    params: SearchParams,
+    /// `ln(i) * factor`, the factors of a late-move reduction (multiply two, in plies).
+    lmr: [f32; 256],
+    root_delta: Score,
 }
 
-fn lmr_table() -> Box<[[i32; 64]; 64]> {
-    let mut t = Box::new([[0i32; 64]; 64]);
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = ((d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+impl Default for Frame {
+    fn default() -> Self {
+        Frame {
+            static_eval: 0,
+            current: None,
+            move_class: (Pattern4::None, Pattern4::None),
+            tt_pv: false,
         }
+    }
+}
+
+/// Frames are indexed `ply + FRAME_OFFSET` so that `ply - 4` is always valid.
+const FRAME_OFFSET: usize = 4;
+
+fn lmr_table(rule: Rule, threads: usize, scale_pct: i32) -> [f32; 256] {
+    let base = match rule {
+        Rule::Freestyle | Rule::Caro6 => 1.0,
+        Rule::Standard | Rule::Caro5 => 0.78,
+        Rule::Renju => 0.75,
+    };
+    let factor = base * f64::from(scale_pct) / 100.0;
+    let bias = 0.1 * (threads.max(1) as f64).ln();
+    let mut t = [0.0f32; 256];
+    for (i, v) in t.iter_mut().enumerate().skip(1) {
+        *v = (factor * ((i as f64).ln() + bias)) as f32;
     }
     t
 }
@@ -106,6 +119,7 @@ fn helper_skips(id: usize, depth: i32) -> bool {
 
 impl<'a> Worker<'a> {
     pub(crate) fn new(id: usize, board: Board, sh: &'a Shared<'a>) -> Worker<'a> {
+        let rule = board.rule();
         Worker {
             id,
             board,
@@ -120,9 +134,12 @@ impl<'a> Worker<'a> {
             pv: Box::new([[Pos::NONE; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            qlists: (0..MAX_PLY).map(|_| Vec::with_capacity(16)).collect(),
             root: Vec::new(),
-            vcf: VcfSearcher::new(),
-            lmr: lmr_table(),
+            frames: vec![Frame::default(); MAX_PLY + 2 * FRAME_OFFSET],
+            lmr: lmr_table(rule, 1, sh.params.lmr_scale_pct),
+            params: sh.params.clone(),
+            root_delta: 1,
         }
     }
 
@@ -208,7 +225,8 @@ impl<'a> Worker<'a> {
             let pts: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
             for p in pts {
                 let excluded = self.sh.options.exclude.contains(&p);
-                if !excluded && !(us == Color::Black && b.is_forbidden(p)) {
+                let forbidden = us == Color::Black && b.is_forbidden(p);
+                if !excluded && !forbidden {
                     list.push(ScoredMove { pos: p, score: 0 });
                 }
             }
@@ -260,16 +278,16 @@ impl<'a> Worker<'a> {
                     continue;
                 }
                 let nodes_before = self.totals().0;
-                let mut delta = ASPIRATION_DELTA;
-                let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !is_decisive(score)
-                {
-                    (
-                        (score - delta).max(-INFINITE),
-                        (score + delta).min(INFINITE),
-                    )
-                } else {
-                    (-INFINITE, INFINITE)
-                };
+                let mut delta = self.params.aspiration_delta(score, 0);
+                let (mut alpha, mut beta) =
+                    if depth >= self.params.aspiration_min_depth && !is_decisive(score) {
+                        (
+                            (score - delta).max(-INFINITE),
+                            (score + delta).min(INFINITE),
+                        )
+                    } else {
+                        (-INFINITE, INFINITE)
+                    };
                 let mut s;
                 loop {
                     self.seldepth = 0;
@@ -285,7 +303,7 @@ impl<'a> Worker<'a> {
                     } else {
                         break;
                     }
-                    delta += delta / 2 + 8;
+                    delta = self.params.aspiration_delta(s, delta);
                     if delta > 1000 {
                         alpha = -INFINITE;
                         beta = INFINITE;
@@ -367,25 +385,52 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn root_search(&mut self, mut alpha: Score, beta: Score, depth: i32) -> Score {
+    fn root_search(&mut self, mut alpha: Score, beta: Score, depth_plies: i32) -> Score {
         let all = self.sh.options.all_root_values;
-        let orig_alpha = alpha;
+        let depth = depth_plies * PLY;
         let mut best = -INFINITE;
+        self.root_delta = (beta - alpha).max(1);
         for e in &mut self.root {
             e.sort_score = -INFINITE;
         }
+        let us = self.board.to_move();
+        self.frames[FRAME_OFFSET].static_eval = evaluate(&self.board);
+        self.frames[FRAME_OFFSET].tt_pv = true;
         for i in 0..self.root.len() {
             let m = self.root[i].rm.pos;
+            self.frames[FRAME_OFFSET].current = Some(m);
+            self.frames[FRAME_OFFSET].move_class = (
+                self.board.threat(m, us),
+                self.board.threat(m, us.opponent()),
+            );
+            let makes_five = self.board.threat(m, us) == Pattern4::Five;
             self.board.play_unchecked(m);
             self.stats.nodes += 1;
-            let v = if all {
-                -self.search::<true>(-INFINITE, INFINITE, depth - 1, 1, false)
+            let nd = depth - PLY;
+            let v = if makes_five {
+                // the game ends here; the child position is never searched
+                self.pv_len[1] = 1;
+                win_in(1)
+            } else if all {
+                -self.search::<true>(-INFINITE, INFINITE, nd, 1, false)
             } else if i == 0 {
-                -self.search::<true>(-beta, -alpha, depth - 1, 1, false)
+                -self.search::<true>(-beta, -alpha, nd, 1, false)
             } else {
-                let v0 = -self.search::<false>(-alpha - 1, -alpha, depth - 1, 1, true);
+                // late root moves: reduced null-window first
+                let r = if depth_plies >= 3 && i >= 3 {
+                    (self.lmr[(depth_plies as usize).min(255)]
+                        * self.lmr[(i + 1).min(255)]
+                        * PLY as f32) as i32
+                        / 2
+                } else {
+                    0
+                };
+                let mut v0 = -self.search::<false>(-alpha - 1, -alpha, (nd - r).max(PLY), 1, true);
+                if v0 > alpha && r > 0 {
+                    v0 = -self.search::<false>(-alpha - 1, -alpha, nd, 1, true);
+                }
                 if v0 > alpha && v0 < beta {
-                    -self.search::<true>(-beta, -alpha, depth - 1, 1, false)
+                    -self.search::<true>(-beta, -alpha, nd, 1, false)
                 } else {
                     v0
                 }
@@ -397,7 +442,7 @@ impl<'a> Worker<'a> {
             let e = &mut self.root[i];
             let exact = all || i == 0 || v > alpha;
             e.rm.score = v;
-            e.rm.depth = depth;
+            e.rm.depth = depth_plies;
             e.rm.bound = if all {
                 ValueBound::Exact
             } else if v <= alpha {
@@ -427,7 +472,6 @@ impl<'a> Worker<'a> {
         }
         // best first; moves without a value this iteration keep their old order at the back
         self.root.sort_by_key(|e| std::cmp::Reverse(e.sort_score));
-        let _ = orig_alpha;
         best
     }
 
@@ -441,31 +485,265 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = child_len;
     }
 
-    /// The position at the horizon: a bounded VCF check, then the static evaluation.
-    fn leaf(&mut self, ply: usize) -> Score {
-        let us = self.board.to_move();
-        if VcfSearcher::has_four_moves(&self.board, us) {
-            let found = self
-                .vcf
-                .search(&mut self.board, LEAF_VCF_FOURS, LEAF_VCF_NODES);
-            let n = self.vcf.nodes();
-            self.stats.nodes += n;
-            self.stats.vcf_nodes += n;
-            if let Some(line) = found {
-                return win_in(ply as i32 + line.len() as i32 + 2);
+    #[inline]
+    fn frame(&mut self, ply: usize) -> &mut Frame {
+        &mut self.frames[ply + FRAME_OFFSET]
+    }
+
+    /// The point where `color` makes five (the only one, or the first of several) and how many
+    /// there are (0, 1 or 2 meaning "two or more").
+    fn five_points(&self, color: Color) -> (Pos, usize) {
+        let last = self.board.last_move_of(color);
+        if self.board.threat_count(color, Pattern4::Five) == 1 {
+            if let Some(m) = last {
+                if let Some(q) = super::movegen::five_point_near(&self.board, m, color) {
+                    return (q, 1);
+                }
             }
         }
-        evaluate(&self.board)
+        let mut pts = [Pos::NONE; 2];
+        let mut n = 0;
+        self.board.for_each_candidate(|q| {
+            if self.board.threat(q, color) == Pattern4::Five {
+                if n < 2 {
+                    pts[n] = q;
+                }
+                n += 1;
+            }
+        });
+        (pts[0], n.min(2))
+    }
+
+    /// Immediate results common to every node: our five, the opponent's five threat (returns
+    /// the forced block), our straight four. `Err(score)` ends the node.
+    #[inline]
+    fn quick_checks(&mut self, ply: usize) -> Result<Option<Pos>, Score> {
+        let p = ply as i32;
+        let us = self.board.to_move();
+        let them = us.opponent();
+        if self.board.threat_count(us, Pattern4::Five) > 0 {
+            return Err(win_in(p + 1));
+        }
+        if self.board.is_full() {
+            return Err(DRAW);
+        }
+        if self.board.threat_count(them, Pattern4::Five) > 0 {
+            let (blk, n) = self.five_points(them);
+            if n >= 2 || blk == Pos::NONE {
+                return Err(loss_in(p + 2));
+            }
+            if us == Color::Black
+                && self.board.rule() == Rule::Renju
+                && self.board.is_forbidden(blk)
+            {
+                return Err(loss_in(p + 2));
+            }
+            return Ok(Some(blk));
+        }
+        if self.board.threat_count(us, Pattern4::Flex4) > 0 {
+            return Err(win_in(p + 3));
+        }
+        Ok(None)
+    }
+
+    /// Threat quiescence search: stand pat on the static evaluation, or play fours near our
+    /// last move (each answered by the forced block) looking for a VCF or a better position.
+    fn qsearch<const PV: bool>(
+        &mut self,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        qdepth: i32,
+    ) -> Score {
+        if PV {
+            self.pv_len[ply] = ply;
+        }
+        self.stats.nodes += 1;
+        if self.stats.nodes % POLL_INTERVAL == 0 {
+            self.poll();
+        }
+        if self.stopped {
+            return 0;
+        }
+        if ply as i32 > self.seldepth {
+            self.seldepth = ply as i32;
+        }
+        let p = ply as i32;
+        let forced = match self.quick_checks(ply) {
+            Err(v) => return v,
+            Ok(f) => f,
+        };
+        if ply >= MAX_PLY - 4 {
+            return evaluate(&self.board);
+        }
+        alpha = alpha.max(loss_in(p));
+        beta = beta.min(win_in(p + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        if let Some(blk) = forced {
+            // the opponent's four must be blocked, whatever we hoped to do
+            self.board.play_unchecked(blk);
+            let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth);
+            self.board.undo();
+            if PV && !self.stopped && v > alpha {
+                self.update_pv(ply, blk);
+            }
+            return v;
+        }
+        let key = self.board.key();
+        let mut tt_move = Pos::NONE;
+        let mut stand = None;
+        if let Some(h) = self.sh.tt.probe(key) {
+            self.stats.tt_hits += 1;
+            let s = from_tt(h.score, p);
+            if !PV
+                && h.bound != Bound::None
+                && ((h.bound as u8 & Bound::Lower as u8 != 0 && s >= beta)
+                    || (h.bound as u8 & Bound::Upper as u8 != 0 && s <= alpha))
+            {
+                return s;
+            }
+            if h.mv.is_point() && self.board.contains(h.mv) && self.board.is_empty(h.mv) {
+                tt_move = h.mv;
+            }
+            stand = Some(h.eval);
+        }
+        let stand = stand.unwrap_or_else(|| evaluate(&self.board));
+        if stand >= beta {
+            return stand;
+        }
+        let orig_alpha = alpha;
+        if stand > alpha {
+            alpha = stand;
+        }
+        if qdepth <= self.params.qvcf_max_depth {
+            return stand;
+        }
+        let us = self.board.to_move();
+        let Some(last) = self.board.last_move_of(us) else {
+            return stand;
+        };
+        let allow_plain = qdepth >= self.params.qvcf_plain_depth;
+        let mut list = std::mem::take(&mut self.qlists[ply]);
+        list.clear();
+        if tt_move != Pos::NONE {
+            let c = self.board.threat(tt_move, us);
+            if (Pattern4::Block4..Pattern4::Five).contains(&c) || c == Pattern4::Flex3x2 {
+                list.push(tt_move);
+            }
+        }
+        for &o in QVCF_RANGE.iter() {
+            let q = Pos::from_index((last.index() as i32 + o) as usize);
+            if !self.board.is_empty(q) || q == tt_move {
+                continue;
+            }
+            let c = self.board.threat(q, us);
+            let ok = if allow_plain {
+                c >= Pattern4::Block4
+            } else {
+                c >= Pattern4::Block4Plus
+            };
+            if (ok && c < Pattern4::Five) || c == Pattern4::Flex3x2 {
+                list.push(q);
+            }
+        }
+        let mut best = stand;
+        let mut best_move = Pos::NONE;
+        for i in 0..list.len() {
+            let m = list[i];
+            let class = super::movegen::own_class(&mut self.board, m, us);
+            if !(Pattern4::Block4..Pattern4::Five).contains(&class) {
+                continue;
+            }
+            self.board.play_unchecked(m);
+            let v = -self.qdefend::<PV>(-beta, -alpha, ply + 1, qdepth - 1, m);
+            self.board.undo();
+            if self.stopped {
+                self.qlists[ply] = list;
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        self.qlists[ply] = list;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if PV && best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.sh
+            .tt
+            .store(key, best_move, to_tt(best, p), stand, -1, bound, PV);
+        best
+    }
+
+    /// The defender's forced block in the threat quiescence search.
+    fn qdefend<const PV: bool>(
+        &mut self,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        qdepth: i32,
+        four: Pos,
+    ) -> Score {
+        if PV {
+            self.pv_len[ply] = ply;
+        }
+        self.stats.nodes += 1;
+        let p = ply as i32;
+        let us = self.board.to_move();
+        let them = us.opponent();
+        if self.board.threat_count(us, Pattern4::Five) > 0 {
+            return win_in(p + 1);
+        }
+        let blk = match super::movegen::five_point_near(&self.board, four, them) {
+            Some(b) => b,
+            None => return evaluate(&self.board),
+        };
+        if self.board.threat_count(them, Pattern4::Five) >= 2 {
+            // the four made two five points (possible through a second line)
+            let (_, n) = self.five_points(them);
+            if n >= 2 {
+                return loss_in(p + 2);
+            }
+        }
+        if us == Color::Black && self.board.rule() == Rule::Renju && self.board.is_forbidden(blk) {
+            return loss_in(p + 2);
+        }
+        self.board.play_unchecked(blk);
+        let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth);
+        self.board.undo();
+        if PV && !self.stopped {
+            self.update_pv(ply, blk);
+        }
+        v
     }
 
     fn search<const PV: bool>(
         &mut self,
         mut alpha: Score,
         mut beta: Score,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         cut_node: bool,
     ) -> Score {
+        if depth < PLY {
+            return self.qsearch::<PV>(alpha, beta, ply, 0);
+        }
         if PV {
             self.pv_len[ply] = ply;
         }
@@ -483,13 +761,11 @@ impl<'a> Worker<'a> {
         let us = self.board.to_move();
         let them = us.opponent();
 
-        // Step 1. We make five now.
-        if self.board.threat_count(us, Pattern4::Five) > 0 {
-            return win_in(p + 1);
-        }
-        if self.board.is_full() {
-            return DRAW;
-        }
+        // Step 1. Immediate results: our five, the opponent's five threat, our straight four.
+        let forced = match self.quick_checks(ply) {
+            Err(v) => return v,
+            Ok(f) => f,
+        };
         if ply >= MAX_PLY - 4 {
             return evaluate(&self.board);
         }
@@ -499,38 +775,32 @@ impl<'a> Worker<'a> {
         if alpha >= beta {
             return alpha;
         }
-        // Step 3. The opponent threatens five: the block is forced (and searched one ply deeper).
-        if self.board.threat_count(them, Pattern4::Five) > 0 {
-            let mut pts = Vec::new();
-            super::movegen::find_class(&self.board, them, Pattern4::Five, &mut pts);
-            if pts.len() >= 2 {
-                return loss_in(p + 2);
-            }
-            let Some(&blk) = pts.first() else {
-                return evaluate(&self.board);
-            };
-            if us == Color::Black
-                && self.board.rule() == Rule::Renju
-                && self.board.is_forbidden(blk)
-            {
-                return loss_in(p + 2);
-            }
+        let prev_eval = self.frames[ply + FRAME_OFFSET - 1].static_eval;
+        // Step 3. The opponent threatens five: the block is forced, and searched deeper.
+        if let Some(blk) = forced {
+            let class = self.board.threat(blk, us);
+            let f = self.frame(ply);
+            f.static_eval = -prev_eval;
+            f.current = Some(blk);
+            f.move_class = (class, Pattern4::Five);
             self.board.play_unchecked(blk);
-            let v = -self.search::<PV>(-beta, -alpha, depth, ply + 1, !cut_node);
+            let v = -self.search::<PV>(
+                -beta,
+                -alpha,
+                depth + self.params.forced_block_ext,
+                ply + 1,
+                !cut_node,
+            );
             self.board.undo();
             if PV && !self.stopped && v > alpha {
                 self.update_pv(ply, blk);
             }
             return v;
         }
-        // Step 4. We can make a straight four or a double four: five follows.
-        if self.board.threat_count(us, Pattern4::Flex4) > 0 {
-            return win_in(p + 3);
-        }
-        // Step 5. Transposition table.
+        // Step 4. Transposition table.
         let key = self.board.key();
         let mut tt_move = Pos::NONE;
-        let mut tt_eval = None;
+        let mut tt_hit = None;
         if let Some(h) = self.sh.tt.probe(key) {
             self.stats.tt_hits += 1;
             if h.mv.is_point() && self.board.contains(h.mv) && self.board.is_empty(h.mv) {
@@ -538,45 +808,102 @@ impl<'a> Worker<'a> {
             }
             let s = from_tt(h.score, p);
             if !PV
-                && h.depth >= depth
+                && h.depth * PLY >= depth
                 && (h.bound == Bound::Exact
                     || (h.bound == Bound::Lower && s >= beta)
                     || (h.bound == Bound::Upper && s <= alpha))
             {
                 return s;
             }
-            tt_eval = Some(h.eval);
+            tt_hit = Some((h, s));
         }
-        // Step 6. Horizon.
-        if depth <= 0 {
-            return self.leaf(ply);
-        }
-        let eval = tt_eval.unwrap_or_else(|| evaluate(&self.board));
-        let them_threat = self.board.threat_count(them, Pattern4::Flex4) > 0;
+        let tt_pv = PV || tt_hit.is_some_and(|(h, _)| h.pv);
+        let oppo4 = self.board.threat_count(them, Pattern4::Flex4) > 0;
 
-        // Step 7. Whole-node pruning (no threats to answer, not near a proven result).
-        if !PV && !them_threat && !is_decisive(beta) && !is_decisive(alpha) {
-            if depth <= RFP_DEPTH && eval - RFP_MARGIN * depth >= beta {
-                return eval;
-            }
-            if depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth <= alpha {
-                let v = self.leaf(ply);
-                if v <= alpha {
-                    return v;
+        // Step 5. Static evaluation.
+        let static_eval;
+        let mut eval;
+        if oppo4 {
+            static_eval = -prev_eval;
+            eval = static_eval;
+        } else {
+            static_eval = tt_hit.map_or_else(|| evaluate(&self.board), |(h, _)| h.eval);
+            eval = static_eval;
+            if let Some((h, s)) = tt_hit {
+                let fits = if s > eval {
+                    h.bound == Bound::Lower || h.bound == Bound::Exact
+                } else {
+                    h.bound == Bound::Upper || h.bound == Bound::Exact
+                };
+                if fits && !is_decisive(s) {
+                    eval = s;
                 }
             }
         }
+        {
+            let f = self.frame(ply);
+            f.static_eval = static_eval;
+            f.tt_pv = tt_pv;
+        }
+        let improving = !oppo4 && static_eval > self.frames[ply + FRAME_OFFSET - 2].static_eval;
+        self.killers[ply + 1] = [Pos::NONE; 2];
 
-        // Step 8. Moves.
+        if !PV && !oppo4 {
+            // Step 6. Razoring: hopeless shallow nodes drop into the threat search.
+            if depth < self.params.razor_max_depth
+                && eval + self.params.razor_margin(depth) < alpha
+                && !is_decisive(alpha)
+            {
+                return self.qsearch::<false>(alpha, alpha + 1, ply, 0);
+            }
+            // Step 7. Reverse futility pruning.
+            if eval < WIN_MIN
+                && beta > -WIN_MIN
+                && eval - self.params.futility_margin(depth - PLY, improving) >= beta
+            {
+                return eval;
+            }
+            // Step 8. Null move pruning (never twice in a row).
+            if depth >= self.params.null_move_min_depth
+                && eval >= beta
+                && static_eval >= beta + self.params.null_move_margin(depth)
+                && self.board.move_back(0).is_some_and(|m| m.is_point())
+                && !is_decisive(beta)
+            {
+                let r = self.params.null_move_reduction(depth);
+                self.frame(ply).current = None;
+                self.board.pass();
+                let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.board.undo();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= WIN_MIN { beta } else { v };
+                }
+            }
+        }
+        // Step 9. Internal iterative reductions.
+        if PV && tt_move == Pos::NONE {
+            depth -= self.params.iir_pv;
+        }
+        if depth >= self.params.iir_deep_depth && tt_move == Pos::NONE {
+            depth -= self.params.iir_deep;
+        }
+        if depth < PLY {
+            return self.qsearch::<PV>(alpha, beta, ply, 0);
+        }
+
+        // Step 10. Moves: the defence list when the opponent threatens a straight four.
         let mut list = std::mem::take(&mut self.lists[ply]);
-        if them_threat {
+        if oppo4 {
             gen_defence(&mut self.board, us, &mut list);
         } else {
             gen_all(&mut self.board, us, &mut list);
         }
         if list.is_empty() {
             self.lists[ply] = list;
-            return if them_threat { loss_in(p + 4) } else { eval };
+            return if oppo4 { loss_in(p + 4) } else { eval };
         }
         let killers = self.killers[ply];
         let hist = &self.history[us.index()];
@@ -585,57 +912,107 @@ impl<'a> Worker<'a> {
                 m.score = i32::MAX;
             } else {
                 if m.pos == killers[0] || m.pos == killers[1] {
-                    m.score += KILLER_BONUS;
+                    m.score += self.params.killer_bonus;
                 }
-                m.score += hist[m.pos.index()] / 64;
+                m.score += hist[m.pos.index()] / self.params.history_divisor;
             }
         }
-        sort_moves(&mut list);
 
+        let own_last = self.frames[ply + FRAME_OFFSET - 2].current;
+        let their_last = self.frames[ply + FRAME_OFFSET - 1].current;
+        let prev_own_class = self.frames[ply + FRAME_OFFSET - 2].move_class.0;
         let orig_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Pos::NONE;
         let mut count = 0usize;
-        let lmp_limit = LMP_BASE + (depth * depth) as usize;
+        let move_count_limit = self.params.move_count_limit(depth, improving);
         for i in 0..list.len() {
+            super::movegen::pick_best(&mut list, i);
             let m = list[i].pos;
             let our_class = self.board.threat(m, us);
             let their_class = self.board.threat(m, them);
-            let tactical = our_class >= Pattern4::Flex3 || their_class >= Pattern4::Flex3;
+            let trivial = our_class == Pattern4::None && their_class == Pattern4::None;
+            let dist = |o: Option<Pos>| o.map_or(99, |q: Pos| chebyshev(q, m));
+            let dist_self = dist(own_last);
+            let dist_oppo = dist(their_last);
+            let distract = dist_self > 4 && dist_oppo > 4;
             count += 1;
-            // Step 9. Move-level pruning of quiet moves once a non-losing move is known.
-            if !PV && !them_threat && best > -WIN_MIN && !tactical && count > 1 {
-                if depth <= LMP_DEPTH && count > lmp_limit {
+            // Step 11. Shallow pruning, once a non-losing move is known.
+            if best > -WIN_MIN {
+                if count > move_count_limit {
                     continue;
                 }
-                if depth <= FUTILITY_DEPTH && eval + FUTILITY_MARGIN * depth <= alpha {
+                if trivial && depth < self.params.trivial_prune_depth {
+                    continue;
+                }
+                if oppo4
+                    && depth < self.params.trivial_prune_depth
+                    && their_class < Pattern4::Block4
+                    && our_class < Pattern4::Block4
+                    && distract
+                {
                     continue;
                 }
             }
+            // Step 12. Extensions.
+            let mut ext = 0;
+            if m == tt_move {
+                ext = if PV {
+                    self.params.tt_move_ext_pv
+                } else {
+                    self.params.tt_move_ext_nonpv
+                };
+            }
+            let new_depth = depth - PLY + ext;
+            {
+                let f = self.frame(ply);
+                f.current = Some(m);
+                f.move_class = (our_class, their_class);
+            }
             self.board.play_unchecked(m);
-            let nd = depth - 1;
+            self.sh.tt.prefetch(self.board.key());
             let mut v;
             if count == 1 {
-                v = -self.search::<PV>(-beta, -alpha, nd, ply + 1, !PV && !cut_node);
+                v = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, !PV && !cut_node);
             } else {
-                // Step 10. Late move reductions.
+                // Step 13. Late move reductions.
                 let mut r = 0;
-                if depth >= 3 && count > if PV { 3 } else { 1 } && !tactical {
-                    r = self.lmr[(depth as usize).min(63)][count.min(63)];
-                    if !PV && cut_node {
-                        r += 1;
+                if depth >= 2 * PLY {
+                    let mut rf =
+                        self.lmr[((depth / PLY) as usize).min(255)] * self.lmr[count.min(255)];
+                    if !PV && !improving && rf > 1.0 {
+                        rf += 1.0;
                     }
-                    if PV {
-                        r -= 1;
+                    r = (rf * PLY as f32) as i32;
+                    if tt_pv {
+                        r -= self.params.ttpv_reduction;
                     }
-                    r = r.clamp(0, nd - 1);
+                    if cut_node && !(m == killers[0] || m == killers[1]) {
+                        r += self.params.cutnode_reduction;
+                    }
+                    if oppo4 && their_class < Pattern4::Block4 {
+                        r += PLY * (i32::from(dist_oppo > 4) * 2 + i32::from(dist_self > 4));
+                    }
+                    if !oppo4
+                        && prev_own_class >= Pattern4::Flex3
+                        && (our_class >= Pattern4::Flex3
+                            || (dist_self <= 4 && our_class >= Pattern4::Flex2x2))
+                    {
+                        r -= PLY / 2;
+                    }
+                    if our_class >= Pattern4::Block4 {
+                        r -= PLY;
+                    }
+                    let h = self.history[us.index()][m.index()];
+                    r -= (h / 4096).min(PLY);
                 }
-                v = -self.search::<false>(-alpha - 1, -alpha, nd - r, ply + 1, true);
-                if v > alpha && r > 0 {
-                    v = -self.search::<false>(-alpha - 1, -alpha, nd, ply + 1, !cut_node);
+                let d = (new_depth - r).min(new_depth).max(PLY.min(new_depth));
+                v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
+                if v > alpha && d < new_depth {
+                    v = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
                 if PV && v > alpha && v < beta {
-                    v = -self.search::<true>(-beta, -alpha, nd, ply + 1, false);
+                    v = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
                 }
             }
             self.board.undo();
@@ -655,27 +1032,35 @@ impl<'a> Worker<'a> {
                         if count == 1 {
                             self.stats.first_move_cutoffs += 1;
                         }
-                        if !tactical {
-                            let k = &mut self.killers[ply];
-                            if k[0] != m {
-                                k[1] = k[0];
-                                k[0] = m;
-                            }
-                            let h = &mut self.history[us.index()][m.index()];
-                            *h += depth * depth;
-                            if *h > 1 << 20 {
-                                for v in self.history[us.index()].iter_mut() {
-                                    *v /= 2;
-                                }
-                            }
-                        }
                         break;
                     }
                     alpha = v;
+                    // later moves at a PV node with an improved alpha get less depth
+                    if depth > 2 * PLY && depth < 12 * PLY && !is_decisive(v) {
+                        depth -= PLY;
+                    }
                 }
             }
         }
         self.lists[ply] = list;
+        if best_move != Pos::NONE {
+            let tactical = self.board.threat(best_move, us) >= Pattern4::Flex3;
+            if !tactical {
+                let k = &mut self.killers[ply];
+                if k[0] != best_move {
+                    k[1] = k[0];
+                    k[0] = best_move;
+                }
+            }
+            let bonus = (depth / PLY) * (depth / PLY);
+            let h = &mut self.history[us.index()][best_move.index()];
+            *h += bonus * 32;
+            if *h > 1 << 20 {
+                for v in self.history[us.index()].iter_mut() {
+                    *v /= 2;
+                }
+            }
+        }
         if best == -INFINITE {
             // every move pruned: a fail-low
             best = alpha;
@@ -688,9 +1073,47 @@ impl<'a> Worker<'a> {
             Bound::Upper
         };
         self.stats.tt_stores += 1;
-        self.sh
-            .tt
-            .store(key, best_move, to_tt(best, p), eval, depth, bound, PV);
+        self.sh.tt.store(
+            key,
+            best_move,
+            to_tt(best, p),
+            static_eval,
+            depth / PLY,
+            bound,
+            tt_pv,
+        );
         best
     }
+}
+
+/// Offsets around a point where the threat quiescence looks for fours: the 5x5 square and the
+/// four lines up to four steps.
+const QVCF_RANGE: [i32; 40] = {
+    let mut t = [0i32; 40];
+    let mut n = 0;
+    let s = crate::types::STRIDE as i32;
+    let mut dy = -4i32;
+    while dy <= 4 {
+        let mut dx = -4i32;
+        while dx <= 4 {
+            let ax = if dx < 0 { -dx } else { dx };
+            let ay = if dy < 0 { -dy } else { dy };
+            let square = ax <= 2 && ay <= 2;
+            let line = ax == 0 || ay == 0 || ax == ay;
+            if (square || line) && !(dx == 0 && dy == 0) {
+                t[n] = dy * s + dx;
+                n += 1;
+            }
+            dx += 1;
+        }
+        dy += 1;
+    }
+    t
+};
+
+#[inline]
+fn chebyshev(a: Pos, b: Pos) -> i32 {
+    let dx = (a.x() as i32 - b.x() as i32).abs();
+    let dy = (a.y() as i32 - b.y() as i32).abs();
+    dx.max(dy)
 }

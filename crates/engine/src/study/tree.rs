@@ -1,6 +1,7 @@
 //! Plain game-tree searches for comparison with the engine: negamax minimax and alpha-beta, no
-//! transposition table, no extensions, no threat search: a five ends the game, the horizon is
-//! the static evaluation.
+//! transposition table, no extensions, no threat search: a five ends the game, and at the
+//! horizon a side to move that can make five has won; otherwise the horizon is the static
+//! evaluation.
 //!
 //! Both deepen iteratively (depth 1, 2, ... up to the limit) so that a time limit can be obeyed
 //! and the branching factor of each iteration measured; nothing is carried from one iteration to
@@ -8,6 +9,7 @@
 
 use super::Evaluator;
 use crate::board::Board;
+use crate::pattern::Pattern4;
 use crate::search::movegen::{gen_all, sort_moves, ScoredMove};
 use crate::search::score::{is_decisive, win_in, Score, DRAW, INFINITE, WIN};
 use crate::search::{
@@ -161,10 +163,15 @@ impl<E: Evaluator> Tree<'_, E> {
         if self.stopped {
             return 0;
         }
+        let us = self.board.to_move();
         if depth <= 0 {
+            // a five on the next move decides the game: no evaluation can outweigh it, and
+            // without this a one-ply player would walk past the opponent's four
+            if self.board.threat_count(us, Pattern4::Five) > 0 {
+                return win_in(ply as i32 + 1);
+            }
             return self.eval.evaluate(&self.board);
         }
-        let us = self.board.to_move();
         let mut list = std::mem::take(&mut self.lists[ply]);
         candidates(&mut self.board, us, self.ordering, &mut list);
         if list.is_empty() {
@@ -499,6 +506,21 @@ mod tests {
         let b = board(15, Rule::Freestyle, "h8 a1 i8 a3 j8 a5 k8");
         let r = go(&mut Minimax { eval: TupleEval }, &b, 2, false);
         assert_eq!(r.score, loss_in(2));
+    }
+
+    #[test]
+    fn one_ply_sees_the_opponents_five_at_the_horizon() {
+        // White has four on the top edge (a15-d15, e15 open): Black must block at e15
+        let b = board(15, Rule::Freestyle, "h8 a15 i10 b15 i11 c15 j10 d15");
+        let r = go(
+            &mut super::super::Greedy { eval: PatternEval },
+            &b,
+            1,
+            false,
+        );
+        assert_eq!(b.fmt_pos(r.best_move), "e15");
+        // every other move lets White make five: a loss two plies away
+        assert!(r.root_moves[1..].iter().all(|m| m.score == loss_in(2)));
     }
 
     #[test]

@@ -1,0 +1,193 @@
+//! `gomoku bench`: searches fixed positions (every rule, sizes 15 and 20) to a fixed depth with
+//! one thread and a fixed table size. The total node count is deterministic: it is a checksum of
+//! search behaviour and goes into commit messages (`Bench: N`). Also prints nodes per second and
+//! a signature hash of per-position nodes and values; with `--threads N` it compares the time
+//! to reach the depth with N threads against one thread.
+
+use anyhow::{bail, Result};
+use gomoku_engine::notation::format_pos;
+use gomoku_engine::record::Record;
+use gomoku_engine::search::format_score;
+use gomoku_engine::{Engine, EngineConfig, Limits, SearchOptions, SearchResult};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// The bench positions (the "rapfi_bench" set of the shared openings: every rule, sizes 15/20).
+pub const POSITIONS: &[&str] = &[
+    "15 freestyle h8 g9 f10 g8 g7",
+    "15 freestyle h14 h11 h12 f10",
+    "20 freestyle e19 f19 h18 g18 g15 h16 f12",
+    "20 freestyle f16 e18 b14 h16 g18 g17 i15 e17 h17 d17 f19 i16 f17 f15 e16 d15 d14 e14 f13",
+    "15 standard h8 h9 j10 i9 f9",
+    "15 standard f10 i7 h8",
+    "15 standard b13 k6 g14 f10",
+    "15 renju h8 i7 j6 i8 i9 g7",
+    "15 renju h8 h7 j7 j8 f8 i9 g9 i7 h10 e7 f10 k9 l10 i6 i10 f7 g7 g5 h6 i5 i8",
+    "15 renju h8 h7 h10 i6 i10 i7 g7 g8 j5 i9",
+];
+
+/// Default bench depth.
+pub const DEFAULT_DEPTH: i32 = 14;
+
+/// Arguments of `gomoku bench`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Nominal search depth for every position.
+    #[arg(long, default_value_t = DEFAULT_DEPTH)]
+    pub depth: i32,
+    /// Transposition table size in MB (fresh for every position).
+    #[arg(long, default_value_t = 16)]
+    pub hash_mb: usize,
+    /// Timed runs of the whole set (node counts are identical; the median speed is reported).
+    #[arg(long, default_value_t = 1)]
+    pub runs: usize,
+    /// Also search with this many threads and compare the time to reach the depth.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print only the summary.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn search_one(
+    rec: &Record,
+    depth: i32,
+    hash_mb: usize,
+    threads: usize,
+) -> Result<(SearchResult, f64)> {
+    let game = rec.game()?;
+    let mut engine = Engine::new(EngineConfig { hash_mb, threads });
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let t = Instant::now();
+    let res = engine.search(
+        game.board(),
+        &limits,
+        &SearchOptions::default(),
+        &stop,
+        &mut |_| {},
+    );
+    Ok((res, t.elapsed().as_secs_f64()))
+}
+
+/// FNV-1a over the per-position node counts, scores and moves.
+fn signature(items: &[(u64, i32, usize)]) -> u64 {
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for &(n, s, m) in items {
+        for b in n
+            .to_le_bytes()
+            .iter()
+            .chain(s.to_le_bytes().iter())
+            .chain((m as u64).to_le_bytes().iter())
+        {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01B3);
+        }
+    }
+    h
+}
+
+/// Runs the bench.
+///
+/// # Errors
+/// Bad arguments.
+pub fn run(args: &Args) -> Result<()> {
+    if !(1..=60).contains(&args.depth) {
+        bail!("--depth must be between 1 and 60");
+    }
+    let records: Vec<Record> = POSITIONS
+        .iter()
+        .map(|l| Record::parse(l))
+        .collect::<Result<_, _>>()?;
+    let runs = args.runs.max(1);
+    let mut rates = Vec::new();
+    let mut total_nodes = 0;
+    let mut sig = 0;
+    let mut times_1t = Vec::new();
+    for run in 0..runs {
+        let mut items = Vec::new();
+        let mut nodes = 0u64;
+        let mut secs = 0.0;
+        times_1t.clear();
+        for (i, rec) in records.iter().enumerate() {
+            let (res, t) = search_one(rec, args.depth, args.hash_mb, 1)?;
+            nodes += res.stats.nodes;
+            secs += t;
+            times_1t.push(t);
+            items.push((res.stats.nodes, res.score, res.best_move.index()));
+            if run == 0 && !args.quiet {
+                println!(
+                    "position {:>2}/{}: {:<9} {}x{}  best {:<4} score {:>10}  depth {:>2}  nodes {:>10}  time {:>7.0} ms",
+                    i + 1,
+                    records.len(),
+                    rec.rule.name(),
+                    rec.size,
+                    rec.size,
+                    format_pos(res.best_move, rec.size),
+                    format_score(res.score),
+                    res.depth,
+                    res.stats.nodes,
+                    t * 1000.0
+                );
+            }
+        }
+        total_nodes = nodes;
+        sig = signature(&items);
+        rates.push(nodes as f64 / secs.max(1e-9));
+    }
+    rates.sort_by(f64::total_cmp);
+    let median = rates[rates.len() / 2];
+    println!("===========================");
+    println!("Depth         : {}", args.depth);
+    println!("Total nodes   : {total_nodes}");
+    println!(
+        "Nodes/second  : {:.0}  (median of {runs} run{}: {})",
+        median,
+        if runs == 1 { "" } else { "s" },
+        rates
+            .iter()
+            .map(|r| format!("{:.0}", r))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!("Signature     : {sig:016x}");
+    println!("Bench: {total_nodes}");
+    if let Some(threads) = args.threads {
+        if threads < 2 {
+            bail!("--threads must be at least 2 for the comparison");
+        }
+        let mut sum1 = 0.0;
+        let mut sumn = 0.0;
+        println!(
+            "Time to depth {}: 1 thread vs {threads} threads",
+            args.depth
+        );
+        for (i, rec) in records.iter().enumerate() {
+            let t1 = times_1t[i];
+            let (res, tn) = search_one(rec, args.depth, args.hash_mb, threads)?;
+            sum1 += t1;
+            sumn += tn;
+            if !args.quiet {
+                println!(
+                    "position {:>2}: {:>8.0} ms vs {:>8.0} ms  ({:.2}x)  best {}",
+                    i + 1,
+                    t1 * 1000.0,
+                    tn * 1000.0,
+                    t1 / tn.max(1e-9),
+                    format_pos(res.best_move, rec.size)
+                );
+            }
+        }
+        println!(
+            "Total         : {:.0} ms vs {:.0} ms: {threads} threads reach depth {} {:.2}x faster",
+            sum1 * 1000.0,
+            sumn * 1000.0,
+            args.depth,
+            sum1 / sumn.max(1e-9)
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,230 @@
+//! Search parameters: every tunable of the search in one struct, with the defaults as named
+//! constants. Depths are in 1/16 ply ([`PLY`]); margins in evaluation units.
+
+use super::score::Score;
+
+/// One ply of search depth.
+pub const PLY: i32 = 16;
+
+/// Tunables of the search (see the field docs; [`SearchParams::default`] holds the defaults).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchParams {
+    /// Iterations from which aspiration windows are used.
+    pub aspiration_min_depth: i32,
+    /// First aspiration half-width.
+    pub aspiration_initial: Score,
+    /// Razoring applies below this depth.
+    pub razor_max_depth: i32,
+    /// Razoring margin: base.
+    pub razor_base: Score,
+    /// Razoring margin: per ply.
+    pub razor_per_ply: Score,
+    /// Reverse futility margin per ply.
+    pub futility_per_ply: Score,
+    /// Null move pruning from this depth on.
+    pub null_move_min_depth: i32,
+    /// Null move margin over beta: base, shrinking per ply down to the minimum.
+    pub null_move_margin_base: Score,
+    /// Null move margin shrink per ply.
+    pub null_move_margin_per_ply: Score,
+    /// Smallest null move margin.
+    pub null_move_margin_min: Score,
+    /// Null move reduction: base.
+    pub null_move_reduction_base: i32,
+    /// Null move reduction: percent of the depth added.
+    pub null_move_reduction_pct: i32,
+    /// Internal iterative reduction at PV nodes without a hash move.
+    pub iir_pv: i32,
+    /// Internal iterative reduction at deep nodes without a hash move: from this depth...
+    pub iir_deep_depth: i32,
+    /// ... by this much.
+    pub iir_deep: i32,
+    /// Moves with no threat class for either side are skipped below this depth.
+    pub trivial_prune_depth: i32,
+    /// Extension of the hash move at PV nodes.
+    pub tt_move_ext_pv: i32,
+    /// Extension of the hash move at other nodes.
+    pub tt_move_ext_nonpv: i32,
+    /// Extension of the forced block of a four.
+    pub forced_block_ext: i32,
+    /// Extra reduction of non-killer moves at cut nodes.
+    pub cutnode_reduction: i32,
+    /// Less reduction at nodes that are or were on the PV.
+    pub ttpv_reduction: i32,
+    /// Late move reductions: percent of the rule's base factor.
+    pub lmr_scale_pct: i32,
+    /// Move count pruning: moves kept at depth d are `(base + d^exp) / (2 - improving)`.
+    pub move_count_base: f32,
+    /// Exponent of the move count.
+    pub move_count_exp: f32,
+    /// Threat quiescence: plain fours are tried while the level is at least this (levels are
+    /// 0, -1, -2, ...); deeper, only fours that also make a three or two.
+    pub qvcf_plain_depth: i32,
+    /// Threat quiescence: deepest level.
+    pub qvcf_max_depth: i32,
+    /// Ordering bonus of killer moves.
+    pub killer_bonus: i32,
+    /// History scores are divided by this in move ordering.
+    pub history_divisor: i32,
+}
+
+const ASPIRATION_MIN_DEPTH: i32 = 5;
+const ASPIRATION_INITIAL: Score = 16;
+const RAZOR_MAX_DEPTH: i32 = 42;
+const RAZOR_BASE: Score = 20;
+const RAZOR_PER_PLY: Score = 16;
+const FUTILITY_PER_PLY: Score = 56;
+const NULL_MOVE_MIN_DEPTH: i32 = 10 * PLY;
+const NULL_MOVE_MARGIN_BASE: Score = 300;
+const NULL_MOVE_MARGIN_PER_PLY: Score = 14;
+const NULL_MOVE_MARGIN_MIN: Score = 140;
+const NULL_MOVE_REDUCTION_BASE: i32 = 4 * PLY;
+const NULL_MOVE_REDUCTION_PCT: i32 = 14;
+const IIR_PV: i32 = 5;
+const IIR_DEEP_DEPTH: i32 = 15 * PLY;
+const IIR_DEEP: i32 = 11;
+const TRIVIAL_PRUNE_DEPTH: i32 = 69;
+const TT_MOVE_EXT_PV: i32 = 4;
+const TT_MOVE_EXT_NONPV: i32 = 1;
+const FORCED_BLOCK_EXT: i32 = 4;
+const CUTNODE_REDUCTION: i32 = 29;
+const TTPV_REDUCTION: i32 = 16;
+const LMR_SCALE_PCT: i32 = 100;
+const MOVE_COUNT_BASE: f32 = 3.0;
+const MOVE_COUNT_EXP: f32 = 1.32;
+const QVCF_PLAIN_DEPTH: i32 = -2;
+const QVCF_MAX_DEPTH: i32 = -24;
+const KILLER_BONUS: i32 = 300;
+const HISTORY_DIVISOR: i32 = 256;
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            aspiration_min_depth: ASPIRATION_MIN_DEPTH,
+            aspiration_initial: ASPIRATION_INITIAL,
+            razor_max_depth: RAZOR_MAX_DEPTH,
+            razor_base: RAZOR_BASE,
+            razor_per_ply: RAZOR_PER_PLY,
+            futility_per_ply: FUTILITY_PER_PLY,
+            null_move_min_depth: NULL_MOVE_MIN_DEPTH,
+            null_move_margin_base: NULL_MOVE_MARGIN_BASE,
+            null_move_margin_per_ply: NULL_MOVE_MARGIN_PER_PLY,
+            null_move_margin_min: NULL_MOVE_MARGIN_MIN,
+            null_move_reduction_base: NULL_MOVE_REDUCTION_BASE,
+            null_move_reduction_pct: NULL_MOVE_REDUCTION_PCT,
+            iir_pv: IIR_PV,
+            iir_deep_depth: IIR_DEEP_DEPTH,
+            iir_deep: IIR_DEEP,
+            trivial_prune_depth: TRIVIAL_PRUNE_DEPTH,
+            tt_move_ext_pv: TT_MOVE_EXT_PV,
+            tt_move_ext_nonpv: TT_MOVE_EXT_NONPV,
+            forced_block_ext: FORCED_BLOCK_EXT,
+            cutnode_reduction: CUTNODE_REDUCTION,
+            ttpv_reduction: TTPV_REDUCTION,
+            lmr_scale_pct: LMR_SCALE_PCT,
+            move_count_base: MOVE_COUNT_BASE,
+            move_count_exp: MOVE_COUNT_EXP,
+            qvcf_plain_depth: QVCF_PLAIN_DEPTH,
+            qvcf_max_depth: QVCF_MAX_DEPTH,
+            killer_bonus: KILLER_BONUS,
+            history_divisor: HISTORY_DIVISOR,
+        }
+    }
+}
+
+impl SearchParams {
+    /// Sets one parameter by name (`"futility_per_ply"`, ...) from text, for tuning tools.
+    ///
+    /// # Errors
+    /// Unknown names and values that do not parse.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let bad = || format!("'{value}' is not a valid value for {name}");
+        match name {
+            "aspiration_min_depth" => {
+                self.aspiration_min_depth = value.parse().map_err(|_| bad())?
+            }
+            "aspiration_initial" => self.aspiration_initial = value.parse().map_err(|_| bad())?,
+            "razor_max_depth" => self.razor_max_depth = value.parse().map_err(|_| bad())?,
+            "razor_base" => self.razor_base = value.parse().map_err(|_| bad())?,
+            "razor_per_ply" => self.razor_per_ply = value.parse().map_err(|_| bad())?,
+            "futility_per_ply" => self.futility_per_ply = value.parse().map_err(|_| bad())?,
+            "null_move_min_depth" => self.null_move_min_depth = value.parse().map_err(|_| bad())?,
+            "null_move_margin_base" => {
+                self.null_move_margin_base = value.parse().map_err(|_| bad())?
+            }
+            "null_move_margin_per_ply" => {
+                self.null_move_margin_per_ply = value.parse().map_err(|_| bad())?
+            }
+            "null_move_margin_min" => {
+                self.null_move_margin_min = value.parse().map_err(|_| bad())?
+            }
+            "null_move_reduction_base" => {
+                self.null_move_reduction_base = value.parse().map_err(|_| bad())?
+            }
+            "null_move_reduction_pct" => {
+                self.null_move_reduction_pct = value.parse().map_err(|_| bad())?
+            }
+            "iir_pv" => self.iir_pv = value.parse().map_err(|_| bad())?,
+            "iir_deep_depth" => self.iir_deep_depth = value.parse().map_err(|_| bad())?,
+            "iir_deep" => self.iir_deep = value.parse().map_err(|_| bad())?,
+            "trivial_prune_depth" => self.trivial_prune_depth = value.parse().map_err(|_| bad())?,
+            "tt_move_ext_pv" => self.tt_move_ext_pv = value.parse().map_err(|_| bad())?,
+            "tt_move_ext_nonpv" => self.tt_move_ext_nonpv = value.parse().map_err(|_| bad())?,
+            "forced_block_ext" => self.forced_block_ext = value.parse().map_err(|_| bad())?,
+            "cutnode_reduction" => self.cutnode_reduction = value.parse().map_err(|_| bad())?,
+            "ttpv_reduction" => self.ttpv_reduction = value.parse().map_err(|_| bad())?,
+            "lmr_scale_pct" => self.lmr_scale_pct = value.parse().map_err(|_| bad())?,
+            "move_count_base" => self.move_count_base = value.parse().map_err(|_| bad())?,
+            "move_count_exp" => self.move_count_exp = value.parse().map_err(|_| bad())?,
+            "qvcf_plain_depth" => self.qvcf_plain_depth = value.parse().map_err(|_| bad())?,
+            "qvcf_max_depth" => self.qvcf_max_depth = value.parse().map_err(|_| bad())?,
+            "killer_bonus" => self.killer_bonus = value.parse().map_err(|_| bad())?,
+            "history_divisor" => self.history_divisor = value.parse().map_err(|_| bad())?,
+            _ => return Err(format!("unknown search parameter '{name}'")),
+        }
+        Ok(())
+    }
+
+    /// First aspiration half-width (`prev_delta == 0`), then the next wider one.
+    #[must_use]
+    pub fn aspiration_delta(&self, prev_value: Score, prev_delta: Score) -> Score {
+        if prev_delta == 0 {
+            self.aspiration_initial
+        } else {
+            prev_delta * (6 + prev_value.abs() / 512) / 4 + 6
+        }
+    }
+
+    /// Razoring margin at depth `d`.
+    #[must_use]
+    pub fn razor_margin(&self, d: i32) -> Score {
+        self.razor_base + self.razor_per_ply * d / PLY
+    }
+
+    /// Reverse futility margin at depth `d`.
+    #[must_use]
+    pub fn futility_margin(&self, d: i32, improving: bool) -> Score {
+        (self.futility_per_ply * (d - if improving { PLY } else { 0 }) / PLY).max(0)
+    }
+
+    /// Null move margin over beta at depth `d`.
+    #[must_use]
+    pub fn null_move_margin(&self, d: i32) -> Score {
+        (self.null_move_margin_base - self.null_move_margin_per_ply * d / PLY)
+            .max(self.null_move_margin_min)
+    }
+
+    /// Null move depth reduction at depth `d`.
+    #[must_use]
+    pub fn null_move_reduction(&self, d: i32) -> i32 {
+        self.null_move_reduction_base + d * self.null_move_reduction_pct / 100
+    }
+
+    /// Moves searched at depth `d` before the rest are skipped (move count pruning).
+    #[must_use]
+    pub fn move_count_limit(&self, d: i32, improving: bool) -> usize {
+        let plies = (d / PLY).max(0) as f32;
+        let n = self.move_count_base + plies.powf(self.move_count_exp);
+        (n / if improving { 1.0 } else { 2.0 }) as usize
+    }
+}
