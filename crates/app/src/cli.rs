@@ -27,6 +27,14 @@ pub enum Command {
     Pbrain(crate::commands::pbrain::Args),
     /// Serve the board in the browser (the default without a subcommand).
     Serve(crate::commands::serve::Args),
+    /// Search a position and print every candidate move with its value, then the search
+    /// statistics (nodes, table use, cut-offs, branching factor, pruning against minimax).
+    Analyze(crate::commands::analyze::Args),
+    /// Play games between two players (internal configurations or pbrain engines) and report
+    /// the score, the Elo difference and optionally an SPRT verdict.
+    Match(Box<crate::commands::match_cmd::Args>),
+    /// Play against the engine in the terminal.
+    Play(crate::commands::play::Args),
 }
 
 /// Parses a rule name for clap.

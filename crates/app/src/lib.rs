@@ -1,7 +1,9 @@
 //! The `gomoku` application: command-line tools, the pbrain protocol and the web board, all glue
 //! around the `gomoku-engine` library.
 
+pub mod arena;
 pub mod cli;
 pub mod commands;
 pub mod pbrain;
+pub mod study;
 pub mod web;

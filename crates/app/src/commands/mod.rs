@@ -1,8 +1,11 @@
 //! One module per subcommand: each has clap `Args` and a `run` function.
 
+pub mod analyze;
 pub mod bench;
 pub mod bench_board;
+pub mod match_cmd;
 pub mod pbrain;
+pub mod play;
 pub mod position;
 pub mod serve;
 pub mod think;

@@ -3,7 +3,7 @@
 use anyhow::{bail, Result};
 use gomoku_engine::notation::{format_moves, format_pos};
 use gomoku_engine::search::format_score;
-use gomoku_engine::{Engine, EngineConfig, Game, Limits, Rule, SearchEvent, SearchOptions};
+use gomoku_engine::{Game, Limits, Rule, SearchEvent, SearchOptions};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 
@@ -31,6 +31,9 @@ pub struct Args {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
+    /// Search and evaluator (the engine by default).
+    #[command(flatten)]
+    pub components: crate::study::ComponentArgs,
     /// Print one JSON object at the end instead of progress lines.
     #[arg(long)]
     pub json: bool,
@@ -93,10 +96,7 @@ pub fn run(args: &Args) -> Result<()> {
         bail!("--threads must be at least 1");
     }
     let size = board.size();
-    let mut engine = Engine::new(EngineConfig {
-        hash_mb: args.hash_mb.max(1),
-        threads: args.threads,
-    });
+    let (_, mut searcher) = args.components.build(args.hash_mb, args.threads)?;
     let limits = Limits {
         move_time_ms: Some(args.time_ms),
         depth: args.depth,
@@ -115,8 +115,9 @@ pub fn run(args: &Args) -> Result<()> {
             format_moves(board.moves(), size)
         );
         println!("to move: {}", board.to_move());
+        println!("search: {}", searcher.name());
     }
-    let result = engine.search(board, &limits, &SearchOptions::default(), &stop, &mut |ev| {
+    let result = searcher.search(board, &limits, &SearchOptions::default(), &stop, &mut |ev| {
         if let SearchEvent::Iteration(i) = ev {
             let pv: Vec<String> = i.pv.iter().map(|&p| format_pos(p, size)).collect();
             if json {

@@ -176,41 +176,29 @@ impl<'a> Worker<'a> {
         let b = &mut self.board;
         let us = b.to_move();
         let them = us.opponent();
+        let excluded = &self.sh.options.exclude;
+        let points = |b: &Board, color: Color, class: Pattern4| -> Vec<ScoredMove> {
+            let mut pts = Vec::new();
+            super::movegen::find_class(b, color, class, &mut pts);
+            pts.into_iter()
+                .filter(|p| !excluded.contains(p))
+                .map(|p| ScoredMove { pos: p, score: 0 })
+                .collect()
+        };
         let mut list = Vec::new();
         if b.stone_count() == 0 {
-            return vec![ScoredMove {
-                pos: b.centre(),
-                score: 0,
-            }];
-        }
-        if b.threat_count(us, Pattern4::Five) > 0 {
-            let mut pts = Vec::new();
-            super::movegen::find_class(b, us, Pattern4::Five, &mut pts);
-            return pts
-                .into_iter()
-                .map(|p| ScoredMove { pos: p, score: 0 })
-                .collect();
-        }
-        if b.threat_count(them, Pattern4::Five) > 0 {
-            let mut pts = Vec::new();
-            super::movegen::find_class(b, them, Pattern4::Five, &mut pts);
-            let legal: Vec<ScoredMove> = pts
-                .into_iter()
-                .filter(|&p| !(us == Color::Black && b.is_forbidden(p)))
-                .map(|p| ScoredMove { pos: p, score: 0 })
-                .collect();
-            if !legal.is_empty() {
-                return legal;
+            list.push(ScoredMove { pos: b.centre(), score: 0 });
+        } else if b.threat_count(us, Pattern4::Five) > 0 && !points(b, us, Pattern4::Five).is_empty() {
+            list = points(b, us, Pattern4::Five);
+        } else if b.threat_count(them, Pattern4::Five) > 0 {
+            list = points(b, them, Pattern4::Five);
+            list.retain(|m| !(us == Color::Black && b.is_forbidden(m.pos)));
+            if list.is_empty() {
+                // lost anyway: any legal move
+                gen_all(b, us, &mut list);
             }
-            // lost anyway: fall through to any legal move
-            gen_all(b, us, &mut list);
-        } else if b.threat_count(us, Pattern4::Flex4) > 0 {
-            let mut pts = Vec::new();
-            super::movegen::find_class(b, us, Pattern4::Flex4, &mut pts);
-            list = pts
-                .into_iter()
-                .map(|p| ScoredMove { pos: p, score: 0 })
-                .collect();
+        } else if b.threat_count(us, Pattern4::Flex4) > 0 && !points(b, us, Pattern4::Flex4).is_empty() {
+            list = points(b, us, Pattern4::Flex4);
         } else if b.threat_count(them, Pattern4::Flex4) > 0 {
             gen_defence(b, us, &mut list);
             if list.is_empty() {

@@ -1,0 +1,508 @@
+//! Matches between two players: openings, the game loop with its clock, running games in
+//! parallel, and the records (results with reasons, .psq files, position lines).
+//!
+//! Each opening is played twice with the colours exchanged. A player that fails (an external
+//! engine's time forfeit, illegal move, crash or protocol error) loses that game with the reason
+//! recorded; the match goes on.
+
+pub mod elo;
+pub mod pbrain;
+pub mod player;
+
+use anyhow::{bail, Context, Result};
+use elo::Tally;
+use gomoku_engine::notation::format_moves;
+use gomoku_engine::record::Record;
+use gomoku_engine::{Color, Game, GameError, GameResult, Pos, Rule};
+use player::{make_player, PlayerSpec, TimeControl};
+use serde::Serialize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// A start position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// Moves in order (passes allowed).
+    pub moves: Vec<Pos>,
+    /// A label: the line's `set=`/`idx=` keys, or its line number.
+    pub label: String,
+}
+
+/// Reads the openings of a file in the common position format that fit the board size and
+/// (unless `any_rule`) the rule, optionally only those whose `set=` contains `set`.
+///
+/// # Errors
+/// The file cannot be read, a line is malformed (the message names it), or no opening fits.
+pub fn load_openings(
+    path: &std::path::Path,
+    size: usize,
+    rule: Rule,
+    any_rule: bool,
+    set: Option<&str>,
+) -> Result<Vec<Opening>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the openings file {}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if Record::is_blank(line) {
+            continue;
+        }
+        let rec = Record::parse(line)
+            .with_context(|| format!("{} line {}: '{}'", path.display(), i + 1, line.trim()))?;
+        if rec.size != size || (!any_rule && rec.rule != rule) {
+            continue;
+        }
+        if let Some(s) = set {
+            if !rec.get("set").is_some_and(|v| v.contains(s)) {
+                continue;
+            }
+        }
+        let game = Game::setup(size, rule, &rec.moves)
+            .with_context(|| format!("{} line {}", path.display(), i + 1))?;
+        let b = game.board();
+        // an opening that is already won is no opening
+        if rec
+            .moves
+            .iter()
+            .any(|&p| p.is_point() && b.winning_line(p).is_some())
+            || b.is_full()
+        {
+            continue;
+        }
+        let label = match (rec.get("set"), rec.get("idx")) {
+            (Some(s), Some(i)) => format!("{s}#{i}"),
+            (Some(s), None) => s.to_string(),
+            _ => format!("line {}", i + 1),
+        };
+        out.push(Opening {
+            moves: rec.moves,
+            label,
+        });
+    }
+    if out.is_empty() {
+        bail!(
+            "{}: no opening for {} {size}x{size}{}",
+            path.display(),
+            rule,
+            set.map_or(String::new(), |s| format!(" in set '{s}'"))
+        );
+    }
+    Ok(out)
+}
+
+/// Everything about a match except the players.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Board size.
+    pub size: usize,
+    /// Rule.
+    pub rule: Rule,
+    /// The clock.
+    pub time: TimeControl,
+    /// Start positions, used in order, each twice (colours exchanged).
+    pub openings: Vec<Opening>,
+    /// Number of games.
+    pub games: usize,
+    /// Games played at once.
+    pub concurrency: usize,
+}
+
+/// How a game ended, from the board's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Black won.
+    Black,
+    /// White won.
+    White,
+    /// Nobody won.
+    Draw,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameRecord {
+    /// Game number, from 1.
+    pub number: usize,
+    /// The opening's label.
+    pub opening: String,
+    /// Number of opening moves at the start of `moves`.
+    #[serde(skip)]
+    pub opening_len: usize,
+    /// Which player (0 or 1) had Black.
+    pub black_player: usize,
+    /// Names of Black and White.
+    pub black: String,
+    /// See `black`.
+    pub white: String,
+    /// All moves, the opening included.
+    #[serde(skip)]
+    pub moves: Vec<Pos>,
+    /// The moves as a position string.
+    pub position: String,
+    /// Milliseconds each played move took (opening moves excluded).
+    #[serde(skip)]
+    pub times_ms: Vec<u64>,
+    /// The result.
+    pub outcome: Outcome,
+    /// Why: `five`, `foul (double-three)`, `board full`, or the loser's forfeit.
+    pub reason: String,
+}
+
+impl GameRecord {
+    /// The score of player 0 in this game: 1, 0.5 or 0.
+    #[must_use]
+    pub fn score_of_first(&self) -> f64 {
+        match (self.outcome, self.black_player) {
+            (Outcome::Draw, _) => 0.5,
+            (Outcome::Black, 0) | (Outcome::White, 1) => 1.0,
+            _ => 0.0,
+        }
+    }
+
+    /// The game as a .psq file (Piskvork): a header, one `x,y,ms` line per move with 1-based
+    /// coordinates, then the players' names.
+    #[must_use]
+    pub fn to_psq(&self, size: usize) -> String {
+        let mut s = format!("Piskvorky {size}x{size}, 11:11, 0\n");
+        let mut t = vec![0; self.opening_len];
+        t.extend_from_slice(&self.times_ms);
+        for (i, p) in self.moves.iter().enumerate() {
+            if p.is_point() {
+                s.push_str(&format!(
+                    "{},{},{}\n",
+                    p.x() + 1,
+                    p.y() + 1,
+                    t.get(i).copied().unwrap_or(0)
+                ));
+            }
+        }
+        s.push_str(&format!("{}\n{}\n-1\n", self.black, self.white));
+        s
+    }
+
+    /// The game as a line of the common position format with its result as keys.
+    #[must_use]
+    pub fn to_position_line(&self, size: usize, rule: Rule) -> String {
+        let clean = |s: &str| s.replace(|c: char| c.is_whitespace() || c == '|', "_");
+        format!(
+            "{size} {} {} | game={} opening={} black={} white={} result={} reason={}",
+            rule.name(),
+            format_moves(&self.moves, size),
+            self.number,
+            clean(&self.opening),
+            clean(&self.black),
+            clean(&self.white),
+            match self.outcome {
+                Outcome::Black => "black",
+                Outcome::White => "white",
+                Outcome::Draw => "draw",
+            },
+            clean(&self.reason)
+        )
+    }
+}
+
+/// The tally of player 0 over `games`.
+#[must_use]
+pub fn tally(games: &[GameRecord]) -> Tally {
+    let mut t = Tally::default();
+    for g in games {
+        let s = g.score_of_first();
+        if s > 0.75 {
+            t.wins += 1;
+        } else if s < 0.25 {
+            t.losses += 1;
+        } else {
+            t.draws += 1;
+        }
+    }
+    t
+}
+
+/// Average thinking time per move of each player over `games`, in ms (0 without moves).
+#[must_use]
+pub fn average_move_ms(games: &[GameRecord]) -> [f64; 2] {
+    let mut total = [0u64; 2];
+    let mut count = [0u64; 2];
+    for g in games {
+        for (i, &t) in g.times_ms.iter().enumerate() {
+            // moves alternate from Black at index 0 of the whole list (passes included)
+            let black_moved = (g.opening_len + i) % 2 == 0;
+            let p = if black_moved {
+                g.black_player
+            } else {
+                1 - g.black_player
+            };
+            total[p] += t;
+            count[p] += 1;
+        }
+    }
+    [0, 1].map(|p| {
+        if count[p] == 0 {
+            0.0
+        } else {
+            total[p] as f64 / count[p] as f64
+        }
+    })
+}
+
+fn outcome_of(winner: Color) -> Outcome {
+    match winner {
+        Color::Black => Outcome::Black,
+        Color::White => Outcome::White,
+    }
+}
+
+/// Plays one game: `players[black]` has Black.
+#[must_use]
+pub fn play_game(
+    cfg: &MatchConfig,
+    players: &[PlayerSpec; 2],
+    number: usize,
+    opening: Option<&Opening>,
+    black: usize,
+) -> GameRecord {
+    let names = [players[0].name.clone(), players[1].name.clone()];
+    let empty = Vec::new();
+    let opening_moves = opening.map_or(&empty, |o| &o.moves);
+    let mut record = GameRecord {
+        number,
+        opening: opening.map_or_else(|| "empty board".to_string(), |o| o.label.clone()),
+        opening_len: opening_moves.len(),
+        black_player: black,
+        black: names[black].clone(),
+        white: names[1 - black].clone(),
+        moves: opening_moves.clone(),
+        position: String::new(),
+        times_ms: Vec::new(),
+        outcome: Outcome::Draw,
+        reason: String::new(),
+    };
+    let mut game = match Game::setup(cfg.size, cfg.rule, opening_moves) {
+        Ok(g) => g,
+        Err(e) => {
+            record.reason = format!("bad opening: {e}");
+            return record;
+        }
+    };
+    // player index by colour
+    let who = |c: Color| if c == Color::Black { black } else { 1 - black };
+    let mut clocks = [cfg.time.game_ms; 2];
+    let mut live: [Option<Box<dyn player::Player + Send>>; 2] = [None, None];
+    let finish = |record: &mut GameRecord, outcome: Outcome, reason: String| {
+        record.outcome = outcome;
+        record.reason = reason;
+    };
+    for i in 0..2 {
+        match make_player(&players[i], &game, &cfg.time) {
+            Ok(p) => live[i] = Some(p),
+            Err(f) => {
+                let loser = if i == black {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                finish(
+                    &mut record,
+                    outcome_of(loser.opponent()),
+                    format!("{} {}", names[i], f.0),
+                );
+                for p in live.iter_mut().flatten() {
+                    p.finish();
+                }
+                record.position = format_moves(&record.moves, cfg.size);
+                return record;
+            }
+        }
+    }
+    loop {
+        if game.board().is_full() {
+            finish(&mut record, Outcome::Draw, "board full".to_string());
+            break;
+        }
+        let color = game.board().to_move();
+        let idx = who(color);
+        let Some(player) = live[idx].as_mut() else {
+            break;
+        };
+        let t0 = Instant::now();
+        let answer = player.get_move(&game, clocks[idx]);
+        let used = t0.elapsed().as_millis() as u64;
+        let m = match answer {
+            Ok(m) => m,
+            Err(f) => {
+                finish(
+                    &mut record,
+                    outcome_of(color.opponent()),
+                    format!("{} {}", names[idx], f.0),
+                );
+                break;
+            }
+        };
+        if let Some(c) = clocks[idx].as_mut() {
+            *c = c.saturating_sub(used);
+        }
+        record.times_ms.push(used);
+        match game.play(m) {
+            Ok(Some(GameResult::Win { winner, foul, .. })) => {
+                let reason = match foul {
+                    Some(k) => format!("{} played a forbidden point ({})", names[idx], k.name()),
+                    None => "five".to_string(),
+                };
+                let winner = *winner;
+                record.moves.push(m);
+                finish(&mut record, outcome_of(winner), reason);
+                break;
+            }
+            Ok(Some(GameResult::Draw)) => {
+                record.moves.push(m);
+                finish(&mut record, Outcome::Draw, "board full".to_string());
+                break;
+            }
+            Ok(None) => record.moves.push(m),
+            Err(e) => {
+                let why = match e {
+                    GameError::Occupied { .. } => "occupied",
+                    GameError::OffBoard { .. } => "off the board",
+                    _ => "not playable",
+                };
+                finish(
+                    &mut record,
+                    outcome_of(color.opponent()),
+                    format!(
+                        "{} illegal move {} ({why})",
+                        names[idx],
+                        gomoku_engine::notation::format_pos(m, cfg.size)
+                    ),
+                );
+                break;
+            }
+        }
+        // a game clock that ran out is a time forfeit even for internal players
+        if clocks[idx] == Some(0) {
+            finish(
+                &mut record,
+                outcome_of(color.opponent()),
+                format!("{} time forfeit (game time used up)", names[idx]),
+            );
+            break;
+        }
+    }
+    for p in live.iter_mut().flatten() {
+        p.finish();
+    }
+    record.position = format_moves(&record.moves, cfg.size);
+    record
+}
+
+/// Plays the whole match, `concurrency` games at a time; `on_game` is called as each game ends
+/// (from the worker threads). Games come back in order.
+pub fn run_match(
+    cfg: &MatchConfig,
+    players: &[PlayerSpec; 2],
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+) -> Vec<GameRecord> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; cfg.games]);
+    let threads = cfg.concurrency.clamp(1, cfg.games.max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let g = next.fetch_add(1, Ordering::Relaxed);
+                if g >= cfg.games {
+                    break;
+                }
+                let opening = if cfg.openings.is_empty() {
+                    None
+                } else {
+                    Some(&cfg.openings[(g / 2) % cfg.openings.len()])
+                };
+                let rec = play_game(cfg, players, g + 1, opening, g % 2);
+                on_game(&rec);
+                if let Ok(mut r) = results.lock() {
+                    r[g] = Some(rec);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(games: usize) -> MatchConfig {
+        MatchConfig {
+            size: 9,
+            rule: Rule::Freestyle,
+            time: TimeControl {
+                move_ms: 20,
+                game_ms: None,
+                margin_ms: 200,
+                start_ms: 2000,
+            },
+            openings: vec![Opening {
+                moves: gomoku_engine::notation::parse_moves("e5 e6", 9).expect("valid"),
+                label: "test".to_string(),
+            }],
+            games,
+            concurrency: 2,
+        }
+    }
+
+    #[test]
+    fn games_end_with_a_result_and_colours_alternate() {
+        let players: [PlayerSpec; 2] = [
+            "search=alphabeta,depth=2".parse().expect("valid"),
+            "greedy eval=tuple".parse().expect("valid"),
+        ];
+        let seen = AtomicUsize::new(0);
+        let games = run_match(&cfg(2), &players, &|_| {
+            seen.fetch_add(1, Ordering::Relaxed);
+        });
+        assert_eq!(seen.load(Ordering::Relaxed), 2);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].black_player, 0);
+        assert_eq!(games[1].black_player, 1);
+        for g in &games {
+            assert!(g.position.starts_with("e5 e6"), "{}", g.position);
+            assert!(!g.reason.is_empty());
+            assert_eq!(g.times_ms.len() + 2, g.moves.len());
+            if g.outcome != Outcome::Draw {
+                assert_eq!(g.reason, "five");
+                let line = g.to_position_line(9, Rule::Freestyle);
+                let rec = Record::parse(&line).expect("parses back");
+                assert_eq!(rec.moves, g.moves);
+                assert!(rec.get("result").is_some());
+            }
+            let psq = g.to_psq(9);
+            assert!(psq.starts_with("Piskvorky 9x9"));
+            assert!(psq.contains("\n5,5,0\n"), "e5 is 5,5 (1-based): {psq}");
+        }
+        let t = tally(&games);
+        assert_eq!(t.games(), 2);
+        let avg = average_move_ms(&games);
+        assert!(avg.iter().all(|a| (0.0..10_000.0).contains(a)), "{avg:?}");
+    }
+
+    #[test]
+    fn a_missing_engine_loses_with_the_reason() {
+        let players: [PlayerSpec; 2] = [
+            "greedy".parse().expect("valid"),
+            "cmd:/nonexistent/engine-xyz".parse().expect("valid"),
+        ];
+        let games = run_match(&cfg(2), &players, &|_| {});
+        for g in &games {
+            assert_eq!(g.score_of_first(), 1.0, "{g:?}");
+            assert!(g.reason.contains("could not start"), "{}", g.reason);
+        }
+    }
+}

@@ -1,0 +1,376 @@
+//! The players of a match: an internal configuration (search, evaluator, limits) or an
+//! external pbrain engine, both behind [`Player`].
+//!
+//! A player is written on the command line as a spec:
+//! - internal: `key=value` pairs separated by commas or spaces, e.g.
+//!   `search=alphabeta,eval=tuple,depth=3` or `pvs time=200`. Keys: `search`, `eval`,
+//!   `ordering` (on/off), `depth`, `time` (ms per move), `nodes`, `hash` (MB), `threads`,
+//!   `name`. A bare word is a search name.
+//! - external: `cmd:` followed by the command line, e.g. `cmd:./pbrain-foo --flag`.
+
+use super::pbrain::{split_command, Failure, PbrainProcess};
+use anyhow::{anyhow, bail, Result};
+use gomoku_engine::study::{SearchKind, Searcher, SearcherSpec};
+use gomoku_engine::{EngineConfig, Game, Limits, Pos, SearchOptions};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Default table size of an internal pvs player in a match (several may run at once).
+const MATCH_HASH_MB: usize = 32;
+
+/// What kind of player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerKind {
+    /// A searcher of this program.
+    Internal(SearcherSpec),
+    /// A pbrain engine: program and arguments.
+    External(Vec<String>),
+}
+
+/// A player as configured on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerSpec {
+    /// Name in the results.
+    pub name: String,
+    /// Internal or external.
+    pub kind: PlayerKind,
+    /// Own time per move in ms (otherwise the match's).
+    pub time_ms: Option<u64>,
+    /// Own depth limit.
+    pub depth: Option<i32>,
+    /// Own node limit.
+    pub nodes: Option<u64>,
+}
+
+fn parse_on_off(key: &str, v: &str) -> Result<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "on" | "yes" | "true" | "1" => Ok(true),
+        "off" | "no" | "false" | "0" => Ok(false),
+        _ => bail!("'{key}={v}': expected on or off"),
+    }
+}
+
+fn parse_num<T: std::str::FromStr>(key: &str, v: &str) -> Result<T> {
+    v.parse()
+        .map_err(|_| anyhow!("'{key}={v}': expected a number"))
+}
+
+impl std::str::FromStr for PlayerSpec {
+    type Err = anyhow::Error;
+
+    fn from_str(text: &str) -> Result<PlayerSpec> {
+        let t = text.trim();
+        if let Some(cmd) = t.strip_prefix("cmd:") {
+            let words = split_command(cmd).map_err(|e| anyhow!("player '{text}': {e}"))?;
+            // paths shortened to file names: `sh tests/fake.sh legal` -> `sh fake.sh legal`
+            let name = words
+                .iter()
+                .map(|w| w.rsplit('/').next().unwrap_or(w))
+                .collect::<Vec<_>>()
+                .join(" ");
+            return Ok(PlayerSpec {
+                name,
+                kind: PlayerKind::External(words),
+                time_ms: None,
+                depth: None,
+                nodes: None,
+            });
+        }
+        let mut spec = SearcherSpec {
+            engine: EngineConfig {
+                hash_mb: MATCH_HASH_MB,
+                threads: 1,
+            },
+            ..SearcherSpec::default()
+        };
+        let mut name = None;
+        let mut p = PlayerSpec {
+            name: String::new(),
+            kind: PlayerKind::Internal(spec.clone()),
+            time_ms: None,
+            depth: None,
+            nodes: None,
+        };
+        let words: Vec<&str> = t
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+            .collect();
+        if words.is_empty() {
+            bail!("empty player spec (e.g. 'search=pvs,time=200' or 'cmd:./engine')");
+        }
+        for w in words {
+            let Some((k, v)) = w.split_once('=') else {
+                spec.search = w
+                    .parse::<SearchKind>()
+                    .map_err(|e| anyhow!("player '{text}': {e}"))?;
+                continue;
+            };
+            match k.to_ascii_lowercase().as_str() {
+                "search" => spec.search = v.parse().map_err(|e| anyhow!("player '{text}': {e}"))?,
+                "eval" => spec.eval = v.parse().map_err(|e| anyhow!("player '{text}': {e}"))?,
+                "ordering" => spec.ordering = parse_on_off(k, v)?,
+                "depth" => {
+                    let d: i32 = parse_num(k, v)?;
+                    if d < 1 {
+                        bail!("'{w}': the depth must be at least 1");
+                    }
+                    p.depth = Some(d);
+                }
+                "time" | "time-ms" | "time_ms" => p.time_ms = Some(parse_num(k, v)?),
+                "nodes" => p.nodes = Some(parse_num(k, v)?),
+                "hash" | "hash-mb" | "hash_mb" => {
+                    spec.engine.hash_mb = parse_num::<usize>(k, v)?.max(1)
+                }
+                "threads" => spec.engine.threads = parse_num::<usize>(k, v)?.max(1),
+                "name" => name = Some(v.to_string()),
+                _ => bail!(
+                    "player '{text}': unknown key '{k}' (expected search, eval, ordering, depth, \
+                     time, nodes, hash, threads, name, or cmd:COMMAND for a pbrain engine)"
+                ),
+            }
+        }
+        spec.validate()
+            .map_err(|e| anyhow!("player '{text}': {e}"))?;
+        p.name = name.unwrap_or_else(|| spec.label());
+        p.kind = PlayerKind::Internal(spec);
+        Ok(p)
+    }
+}
+
+impl PlayerSpec {
+    /// A short description with the limits: `pvs (200 ms)`, `alphabeta/tuple (depth 3)`.
+    #[must_use]
+    pub fn describe(&self, match_time_ms: u64) -> String {
+        let mut lim = Vec::new();
+        if let Some(d) = self.depth {
+            lim.push(format!("depth {d}"));
+        }
+        if let Some(n) = self.nodes {
+            lim.push(format!("{n} nodes"));
+        }
+        if let Some(t) = self.time_ms {
+            lim.push(format!("{t} ms"));
+        }
+        if lim.is_empty() {
+            lim.push(format!("{match_time_ms} ms"));
+        }
+        format!("{} ({})", self.name, lim.join(", "))
+    }
+}
+
+/// The clock of one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Time per move in ms.
+    pub move_ms: u64,
+    /// Time for the whole game per player in ms, if any.
+    pub game_ms: Option<u64>,
+    /// Extra time an external engine gets before it forfeits (process and pipe latency).
+    pub margin_ms: u64,
+    /// Time an external engine gets to answer `START`.
+    pub start_ms: u64,
+}
+
+/// Why a player lost without a five.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit(pub String);
+
+/// A player during one game.
+pub trait Player {
+    /// Asks for a move in `game` (the player is the side to move). `time_left_ms` is the
+    /// player's remaining game time when the match has one.
+    ///
+    /// # Errors
+    /// A forfeit: timeout, crash, protocol error.
+    fn get_move(&mut self, game: &Game, time_left_ms: Option<u64>) -> Result<Pos, Forfeit>;
+    /// The game is over.
+    fn finish(&mut self);
+}
+
+/// Makes a fresh player for one game.
+///
+/// # Errors
+/// An external engine that cannot be started counts as a forfeit of the game.
+pub fn make_player(
+    spec: &PlayerSpec,
+    game: &Game,
+    tc: &TimeControl,
+) -> Result<Box<dyn Player + Send>, Forfeit> {
+    match &spec.kind {
+        PlayerKind::Internal(s) => {
+            let searcher = s.build().map_err(|e| Forfeit(e.to_string()))?;
+            let limits = Limits {
+                move_time_ms: if spec.time_ms.is_some() {
+                    spec.time_ms
+                } else if spec.depth.is_none() && spec.nodes.is_none() {
+                    Some(tc.move_ms)
+                } else {
+                    None
+                },
+                depth: spec.depth,
+                nodes: spec.nodes,
+                ..Limits::default()
+            };
+            Ok(Box::new(Internal { searcher, limits }))
+        }
+        PlayerKind::External(cmd) => {
+            let mut p =
+                PbrainProcess::start(cmd, game.board().size(), Duration::from_millis(tc.start_ms))
+                    .map_err(|e| Forfeit(e.to_string()))?;
+            let turn = spec.time_ms.unwrap_or(tc.move_ms);
+            p.send_info(game.board().rule(), turn, tc.game_ms, tc.game_ms)
+                .map_err(|e| Forfeit(e.to_string()))?;
+            Ok(Box::new(External {
+                process: Some(p),
+                synced: None,
+                turn_ms: turn,
+                margin_ms: tc.margin_ms,
+                game_ms: tc.game_ms,
+            }))
+        }
+    }
+}
+
+struct Internal {
+    searcher: Box<dyn Searcher>,
+    limits: Limits,
+}
+
+impl Player for Internal {
+    fn get_move(&mut self, game: &Game, time_left_ms: Option<u64>) -> Result<Pos, Forfeit> {
+        let limits = Limits {
+            game_time_left_ms: time_left_ms,
+            ..self.limits.clone()
+        };
+        let stop = AtomicBool::new(false);
+        let r = self.searcher.search(
+            game.board(),
+            &limits,
+            &SearchOptions::default(),
+            &stop,
+            &mut |_| {},
+        );
+        if r.best_move.is_point() {
+            Ok(r.best_move)
+        } else {
+            Err(Forfeit("the search found no move".to_string()))
+        }
+    }
+    fn finish(&mut self) {}
+}
+
+struct External {
+    process: Option<PbrainProcess>,
+    /// Number of moves of the game the engine knows (None before the first request).
+    synced: Option<usize>,
+    turn_ms: u64,
+    margin_ms: u64,
+    game_ms: Option<u64>,
+}
+
+impl External {
+    fn fail(&mut self, f: &Failure) -> Forfeit {
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+        Forfeit(f.to_string())
+    }
+}
+
+impl Player for External {
+    fn get_move(&mut self, game: &Game, time_left_ms: Option<u64>) -> Result<Pos, Forfeit> {
+        let allowed = match time_left_ms {
+            Some(left) => self.turn_ms.min(left),
+            None => self.turn_ms,
+        };
+        let deadline = Instant::now() + Duration::from_millis(allowed + self.margin_ms);
+        let board = game.board();
+        let moves = board.moves();
+        let Some(p) = self.process.as_mut() else {
+            return Err(Forfeit("the engine is not running".to_string()));
+        };
+        let res = (|| {
+            if self.game_ms.is_some() {
+                if let Some(left) = time_left_ms {
+                    p.send(&format!("INFO time_left {left}"))?;
+                }
+            }
+            match self.synced {
+                // the engine knows everything but the opponent's last move
+                Some(n) if n + 1 == moves.len() && moves[n].is_point() => {
+                    p.ask_turn(moves[n], board.size(), deadline)
+                }
+                _ => p.ask_board(board, board.to_move(), deadline),
+            }
+        })();
+        match res {
+            Ok(m) => {
+                self.synced = Some(moves.len() + 1);
+                Ok(m)
+            }
+            Err(f) => Err(self.fail(&f)),
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(p) = self.process.take() {
+            p.end();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gomoku_engine::study::EvalKind;
+
+    #[test]
+    fn parses_internal_specs() {
+        let p: PlayerSpec = "search=alphabeta,eval=tuple,depth=3"
+            .parse()
+            .expect("valid");
+        assert_eq!(p.depth, Some(3));
+        assert_eq!(p.name, "alphabeta/tuple");
+        match &p.kind {
+            PlayerKind::Internal(s) => {
+                assert_eq!(s.search, SearchKind::AlphaBeta);
+                assert_eq!(s.eval, EvalKind::Tuple);
+                assert!(s.ordering);
+            }
+            PlayerKind::External(_) => panic!("internal expected"),
+        }
+        let p: PlayerSpec = "pvs time=200 name=engine".parse().expect("valid");
+        assert_eq!(p.time_ms, Some(200));
+        assert_eq!(p.name, "engine");
+        assert_eq!(p.describe(100), "engine (200 ms)");
+        let p: PlayerSpec = "alphabeta ordering=off".parse().expect("valid");
+        assert_eq!(p.name, "alphabeta-noorder/pattern");
+    }
+
+    #[test]
+    fn parses_external_specs() {
+        let p: PlayerSpec = "cmd:sh tests/fake.sh legal".parse().expect("valid");
+        assert_eq!(
+            p.kind,
+            PlayerKind::External(vec!["sh".into(), "tests/fake.sh".into(), "legal".into()])
+        );
+        assert_eq!(p.name, "sh fake.sh legal");
+    }
+
+    #[test]
+    fn rejects_bad_specs_with_the_reason() {
+        for (bad, why) in [
+            ("search=mcts", "'mcts'"),
+            ("depth=x", "expected a number"),
+            ("depth=0", "at least 1"),
+            ("colour=red", "unknown key 'colour'"),
+            ("search=pvs,eval=tuple", "pattern"),
+            ("", "empty player spec"),
+            ("cmd:", "empty engine command"),
+            ("ordering=maybe", "on or off"),
+        ] {
+            let e = bad.parse::<PlayerSpec>().unwrap_err().to_string();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
+}

@@ -1,0 +1,461 @@
+//! `gomoku match`: games between two players, with the score, the Elo difference and an
+//! optional SPRT verdict at the end. See [`crate::arena`] for how games are played.
+
+use crate::arena::elo::{fmt_elo, Sprt, Tally, Verdict};
+use crate::arena::player::{PlayerSpec, TimeControl};
+use crate::arena::{
+    average_move_ms, load_openings, run_match, tally, GameRecord, MatchConfig, Opening, Outcome,
+};
+use anyhow::{bail, Context, Result};
+use gomoku_engine::Rule;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Arguments of `gomoku match`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "PLAYER specs:\n  \
+    internal: key=value pairs separated by commas or spaces: search=pvs|alphabeta|minimax|greedy,\n  \
+    eval=pattern|tuple, ordering=on|off, depth=N, time=MS, nodes=N, hash=MB, threads=N, name=TEXT\n  \
+    (e.g. 'search=alphabeta,eval=tuple,depth=3' or 'pvs time=200')\n  \
+    external pbrain engine: 'cmd:PROGRAM ARGS...' (e.g. 'cmd:./pbrain-rapfi')")]
+pub struct Args {
+    /// The first player (the one the score, Elo and SPRT are reported for).
+    #[arg(long, value_name = "PLAYER")]
+    pub p1: PlayerSpec,
+    /// The second player.
+    #[arg(long, value_name = "PLAYER")]
+    pub p2: PlayerSpec,
+    /// Rule: freestyle, standard, renju, caro5 or caro6.
+    #[arg(long, default_value = "freestyle", value_parser = crate::cli::parse_rule)]
+    pub rule: Rule,
+    /// Board size (5 to 22).
+    #[arg(long, default_value_t = 15, value_parser = crate::cli::parse_size)]
+    pub size: usize,
+    /// Openings file in the common position format (each opening is played with both colours);
+    /// without one, games start from the empty board.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Only openings whose `set=` key contains this text.
+    #[arg(long)]
+    pub opening_set: Option<String>,
+    /// Use openings of the board size whatever their rule.
+    #[arg(long)]
+    pub any_opening_rule: bool,
+    /// Shuffle the openings (after filtering) with this seed, to draw varied ones from a file
+    /// whose sets come one after another.
+    #[arg(long, value_name = "SEED")]
+    pub shuffle: Option<u64>,
+    /// Skip this many openings (after filtering and shuffling).
+    #[arg(long, default_value_t = 0)]
+    pub skip_openings: usize,
+    /// Number of games (default: two per opening, or 2 without openings).
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// Time per move in ms, for players without their own limits.
+    #[arg(long, default_value_t = 500)]
+    pub time_ms: u64,
+    /// Time per game and player in ms (none by default).
+    #[arg(long)]
+    pub game_time_ms: Option<u64>,
+    /// Extra time an external engine gets per move before it forfeits.
+    #[arg(long, default_value_t = 500)]
+    pub margin_ms: u64,
+    /// Time an external engine gets to start and answer START.
+    #[arg(long, default_value_t = 10_000)]
+    pub start_timeout_ms: u64,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Sequential probability ratio test of p1 against p2: ELO0,ELO1 (e.g. 0,50).
+    #[arg(long, value_name = "ELO0,ELO1")]
+    pub sprt: Option<String>,
+    /// SPRT: probability of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// SPRT: probability of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// Save every game as DIR/game-NNN.psq.
+    #[arg(long, value_name = "DIR")]
+    pub psq_dir: Option<PathBuf>,
+    /// Save every game as a line of the common position format with its result.
+    #[arg(long, value_name = "FILE")]
+    pub positions: Option<PathBuf>,
+    /// Print one JSON object at the end instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// No line per game.
+    #[arg(long)]
+    pub quiet: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+#[derive(Serialize)]
+struct SprtJson {
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    llr: f64,
+    lower: f64,
+    upper: f64,
+    verdict: Verdict,
+}
+
+#[derive(Serialize)]
+struct MatchJson<'a> {
+    p1: String,
+    p2: String,
+    rule: &'static str,
+    size: usize,
+    games: usize,
+    wins: u32,
+    losses: u32,
+    draws: u32,
+    score: f64,
+    score_rate: f64,
+    /// Elo of p1 over p2 (null when infinite).
+    elo: Option<f64>,
+    elo_low: Option<f64>,
+    elo_high: Option<f64>,
+    sprt: Option<SprtJson>,
+    /// Average ms per move of p1 and p2.
+    avg_move_ms: [f64; 2],
+    forfeits: Vec<String>,
+    records: &'a [GameRecord],
+}
+
+fn parse_sprt(text: &str, alpha: f64, beta: f64) -> Result<Sprt> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let [a, b] = parts.as_slice() else {
+        bail!("--sprt '{text}': expected ELO0,ELO1 (e.g. 0,50)");
+    };
+    let elo0: f64 = a
+        .parse()
+        .with_context(|| format!("--sprt '{text}': '{a}' is not a number"))?;
+    let elo1: f64 = b
+        .parse()
+        .with_context(|| format!("--sprt '{text}': '{b}' is not a number"))?;
+    if elo1 <= elo0 {
+        bail!("--sprt '{text}': ELO1 must be larger than ELO0");
+    }
+    for (name, v) in [("--alpha", alpha), ("--beta", beta)] {
+        if !(v > 0.0 && v < 0.5) {
+            bail!("{name} {v}: expected a probability between 0 and 0.5");
+        }
+    }
+    Ok(Sprt {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+    })
+}
+
+/// Fisher-Yates with SplitMix64: reproducible from the seed, no dependency needed.
+fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for i in (1..items.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        items.swap(i, j);
+    }
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+fn game_line(g: &GameRecord) -> String {
+    let result = match g.outcome {
+        Outcome::Black => "1-0",
+        Outcome::White => "0-1",
+        Outcome::Draw => "1/2",
+    };
+    format!(
+        "game {:>3} [{}] {} (black) vs {} (white): {result} {} after {} moves",
+        g.number,
+        g.opening,
+        g.black,
+        g.white,
+        g.reason,
+        g.moves.len()
+    )
+}
+
+/// Runs the command.
+///
+/// # Errors
+/// Bad flags, an unreadable or malformed openings file, unwritable output paths.
+pub fn run(args: &Args) -> Result<()> {
+    if args.concurrency == 0 {
+        bail!("--concurrency must be at least 1");
+    }
+    if args.time_ms == 0 {
+        bail!("--time-ms must be at least 1");
+    }
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(|s| parse_sprt(s, args.alpha, args.beta))
+        .transpose()?;
+    let mut openings: Vec<Opening> = match &args.openings {
+        Some(path) => load_openings(
+            path,
+            args.size,
+            args.rule,
+            args.any_opening_rule,
+            args.opening_set.as_deref(),
+        )?,
+        None => Vec::new(),
+    };
+    if let Some(seed) = args.shuffle {
+        shuffle(&mut openings, seed);
+    }
+    if args.skip_openings > 0 {
+        if args.skip_openings >= openings.len() {
+            bail!(
+                "--skip-openings {}: only {} openings fit",
+                args.skip_openings,
+                openings.len()
+            );
+        }
+        openings.drain(..args.skip_openings);
+    }
+    let games = args.games.unwrap_or(if openings.is_empty() {
+        2
+    } else {
+        2 * openings.len()
+    });
+    if games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if let Some(dir) = &args.psq_dir {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("creating the directory {}", dir.display()))?;
+    }
+    let mut positions_file = match &args.positions {
+        Some(p) => {
+            Some(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)
+        }
+        None => None,
+    };
+    let cfg = MatchConfig {
+        size: args.size,
+        rule: args.rule,
+        time: TimeControl {
+            move_ms: args.time_ms,
+            game_ms: args.game_time_ms,
+            margin_ms: args.margin_ms,
+            start_ms: args.start_timeout_ms,
+        },
+        openings,
+        games,
+        concurrency: args.concurrency,
+    };
+    let players = [args.p1.clone(), args.p2.clone()];
+    let d1 = players[0].describe(args.time_ms);
+    let d2 = players[1].describe(args.time_ms);
+    let header = format!(
+        "match: {d1} vs {d2}, {} {}x{}, {} games{}",
+        args.rule,
+        args.size,
+        args.size,
+        games,
+        if cfg.openings.is_empty() {
+            " from the empty board".to_string()
+        } else {
+            format!(
+                " from {} openings, both colours",
+                cfg.openings.len().min(games.div_ceil(2))
+            )
+        }
+    );
+    if !args.json {
+        println!("{header}");
+    }
+    let bar = if args.no_progress {
+        ProgressBar::hidden()
+    } else {
+        // draws on stderr only when it is a terminal
+        ProgressBar::new(games as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} [{elapsed}<{eta}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let score = std::sync::Mutex::new(Tally::default());
+    let quiet = args.quiet || args.json;
+    let records = run_match(&cfg, &players, &|g| {
+        let t = if let Ok(mut t) = score.lock() {
+            let s = g.score_of_first();
+            if s > 0.75 {
+                t.wins += 1;
+            } else if s < 0.25 {
+                t.losses += 1;
+            } else {
+                t.draws += 1;
+            }
+            *t
+        } else {
+            Tally::default()
+        };
+        bar.set_message(format!(
+            "{}: +{} -{} ={}",
+            players[0].name, t.wins, t.losses, t.draws
+        ));
+        bar.inc(1);
+        if !quiet {
+            bar.suspend(|| println!("{}", game_line(g)));
+        }
+    });
+    bar.finish_and_clear();
+
+    for g in &records {
+        if let Some(dir) = &args.psq_dir {
+            let path = dir.join(format!("game-{:03}.psq", g.number));
+            std::fs::write(&path, g.to_psq(args.size))
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+        if let Some(f) = positions_file.as_mut() {
+            writeln!(f, "{}", g.to_position_line(args.size, args.rule))
+                .context("writing the positions file")?;
+        }
+    }
+    let t = tally(&records);
+    let (lo, hi) = t.elo_interval();
+    // forfeits are the games not decided on the board
+    let forfeits: Vec<String> = records
+        .iter()
+        .filter(|g| g.reason != "five" && g.reason != "board full")
+        .map(|g| format!("game {}: {}", g.number, g.reason))
+        .collect();
+    let sprt_json = sprt.map(|s| {
+        let (lower, upper) = s.bounds();
+        SprtJson {
+            elo0: s.elo0,
+            elo1: s.elo1,
+            alpha: s.alpha,
+            beta: s.beta,
+            llr: s.llr(&t),
+            lower,
+            upper,
+            verdict: s.verdict(&t),
+        }
+    });
+    if args.json {
+        let out = MatchJson {
+            p1: players[0].name.clone(),
+            p2: players[1].name.clone(),
+            rule: args.rule.name(),
+            size: args.size,
+            games: records.len(),
+            wins: t.wins,
+            losses: t.losses,
+            draws: t.draws,
+            score: t.points(),
+            score_rate: t.mean(),
+            elo: finite(t.elo()),
+            elo_low: finite(lo),
+            elo_high: finite(hi),
+            sprt: sprt_json,
+            avg_move_ms: average_move_ms(&records),
+            forfeits,
+            records: &records,
+        };
+        println!("{}", serde_json::to_string(&out)?);
+        return Ok(());
+    }
+    println!(
+        "result: {} {} wins, {} losses, {} draws of {} games against {}",
+        players[0].name,
+        t.wins,
+        t.losses,
+        t.draws,
+        t.games(),
+        players[1].name
+    );
+    println!(
+        "score: {:.1}/{} ({:.1}%)",
+        t.points(),
+        t.games(),
+        t.mean() * 100.0
+    );
+    println!(
+        "elo: {} (95% interval {} .. {})",
+        fmt_elo(t.elo()),
+        fmt_elo(lo),
+        fmt_elo(hi)
+    );
+    let avg = average_move_ms(&records);
+    println!(
+        "time per move: {} {:.0} ms, {} {:.0} ms (average)",
+        players[0].name, avg[0], players[1].name, avg[1]
+    );
+    if forfeits.is_empty() {
+        println!("forfeits: none");
+    } else {
+        println!("forfeits: {}", forfeits.len());
+        for f in &forfeits {
+            println!("  {f}");
+        }
+    }
+    if let Some(s) = sprt_json {
+        println!(
+            "sprt: elo0 {} elo1 {} alpha {} beta {}: llr {:.2} (bounds {:.2} .. {:.2}): {}",
+            s.elo0,
+            s.elo1,
+            s.alpha,
+            s.beta,
+            s.llr,
+            s.lower,
+            s.upper,
+            match s.verdict {
+                Verdict::H1 => "H1 accepted (p1 is stronger by about elo1 or more)",
+                Verdict::H0 => "H0 accepted (p1 is not stronger by more than about elo0)",
+                Verdict::Continue => "no decision yet (play more games)",
+            }
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shuffle_is_a_reproducible_permutation() {
+        let mut a: Vec<u32> = (0..50).collect();
+        let mut b = a.clone();
+        shuffle(&mut a, 7);
+        shuffle(&mut b, 7);
+        assert_eq!(a, b);
+        assert_ne!(a, (0..50).collect::<Vec<_>>());
+        let mut sorted = a.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..50).collect::<Vec<_>>());
+        let mut c: Vec<u32> = (0..50).collect();
+        shuffle(&mut c, 8);
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn sprt_flags() {
+        let s = parse_sprt("0, 50", 0.05, 0.1).expect("valid");
+        assert_eq!((s.elo0, s.elo1, s.beta), (0.0, 50.0, 0.1));
+        assert!(parse_sprt("50,0", 0.05, 0.05).is_err());
+        assert!(parse_sprt("a,5", 0.05, 0.05).is_err());
+        assert!(parse_sprt("0,5", 0.7, 0.05).is_err());
+    }
+}

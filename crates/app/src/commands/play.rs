@@ -1,0 +1,247 @@
+//! `gomoku play`: a game against the engine in the terminal. The board is redrawn after every
+//! move; moves are typed as `h8`; `undo`, `hint`, `result`, `new`, `help` and `quit` do what
+//! they say. Reads standard input line by line, so it also works with piped input.
+
+use crate::study::{load_position, ComponentArgs};
+use anyhow::{bail, Result};
+use gomoku_engine::notation::{format_pos, parse_pos};
+use gomoku_engine::search::format_score;
+use gomoku_engine::study::Searcher;
+use gomoku_engine::{Color, ForbiddenKind, Game, GameResult, Limits, Pos, Rule, SearchOptions};
+use std::io::{BufRead, Write};
+use std::sync::atomic::AtomicBool;
+
+/// Arguments of `gomoku play`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Rule: freestyle, standard, renju, caro5 or caro6.
+    #[arg(long, default_value = "freestyle", value_parser = crate::cli::parse_rule)]
+    pub rule: Rule,
+    /// Board size (5 to 22).
+    #[arg(long, default_value_t = 15, value_parser = crate::cli::parse_size)]
+    pub size: usize,
+    /// The colour you play: black (moves first) or white.
+    #[arg(long, default_value = "black", value_parser = parse_color)]
+    pub color: Color,
+    /// The engine's time per move in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub time_ms: u64,
+    /// The engine's depth limit.
+    #[arg(long)]
+    pub depth: Option<i32>,
+    /// Search and evaluator of the engine you play against.
+    #[command(flatten)]
+    pub components: ComponentArgs,
+    /// Transposition table size in MB (pvs).
+    #[arg(long, default_value_t = 64)]
+    pub hash_mb: usize,
+    /// Moves played before the game starts, Black first.
+    #[arg(allow_hyphen_values = true)]
+    pub moves: Vec<String>,
+}
+
+/// Parses a colour name for clap.
+pub fn parse_color(s: &str) -> Result<Color, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "black" | "b" | "x" | "first" => Ok(Color::Black),
+        "white" | "w" | "o" | "second" => Ok(Color::White),
+        _ => Err(format!("'{s}': expected black or white")),
+    }
+}
+
+const HELP: &str = "commands: a point like h8 to play there, undo (takes back your last move \
+and the engine's answer), hint (the engine's suggestion for you), result, new, help, quit";
+
+fn result_text(game: &Game) -> String {
+    match game.result() {
+        None => format!("no result yet, {} to move", game.board().to_move()),
+        Some(GameResult::Draw) => "draw: the board is full".to_string(),
+        Some(GameResult::Win {
+            winner,
+            foul: Some(kind),
+            ..
+        }) => format!(
+            "{winner} wins: black played a forbidden point ({})",
+            kind.name()
+        ),
+        Some(GameResult::Win { winner, line, .. }) => {
+            let size = game.board().size();
+            let pts: Vec<String> = line.iter().map(|&p| format_pos(p, size)).collect();
+            format!("{winner} wins with five: {}", pts.join(" "))
+        }
+    }
+}
+
+fn draw(game: &mut Game, out: &mut impl Write) -> Result<()> {
+    let board = game.board_mut();
+    // show renju forbidden points while Black is to move, so nobody steps on one unawares
+    let marks: Vec<(Pos, char)> =
+        if board.rule() == Rule::Renju && board.to_move() == Color::Black && !board.is_full() {
+            board
+                .forbidden_points()
+                .into_iter()
+                .map(|(p, k)| {
+                    let c = match k {
+                        ForbiddenKind::DoubleThree => '3',
+                        ForbiddenKind::DoubleFour => '4',
+                        ForbiddenKind::Overline => '6',
+                    };
+                    (p, c)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+    writeln!(out)?;
+    write!(out, "{}", game.board().to_text(&marks))?;
+    if !marks.is_empty() {
+        writeln!(
+            out,
+            "(3, 4, 6: forbidden for black: double three, double four, overline)"
+        )?;
+    }
+    Ok(())
+}
+
+struct Opponent {
+    searcher: Box<dyn Searcher>,
+    limits: Limits,
+}
+
+impl Opponent {
+    fn think(&mut self, game: &Game) -> (Pos, String) {
+        let stop = AtomicBool::new(false);
+        let r = self.searcher.search(
+            game.board(),
+            &self.limits,
+            &SearchOptions::default(),
+            &stop,
+            &mut |_| {},
+        );
+        let info = format!(
+            "value {}, depth {}, {} ms",
+            format_score(r.score),
+            r.depth,
+            r.elapsed_ms
+        );
+        (r.best_move, info)
+    }
+}
+
+/// Runs the command.
+///
+/// # Errors
+/// Bad flags or starting moves; failures writing to standard output.
+pub fn run(args: &Args) -> Result<()> {
+    if let Some(d) = args.depth {
+        if d < 1 {
+            bail!("--depth must be at least 1");
+        }
+    }
+    let mut game = load_position(args.size, args.rule, &args.moves, false)?;
+    let start_len = game.board().moves().len();
+    let initial = game.clone();
+    let (_, searcher) = args.components.build(args.hash_mb, 1)?;
+    let mut engine = Opponent {
+        searcher,
+        limits: Limits {
+            move_time_ms: Some(args.time_ms),
+            depth: args.depth,
+            ..Limits::default()
+        },
+    };
+    let human = args.color;
+    let size = args.size;
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    writeln!(
+        out,
+        "gomoku play: {} {size}x{size}, you are {human}, the engine is {} ({} ms per move)",
+        args.rule,
+        engine.searcher.name(),
+        args.time_ms
+    )?;
+    writeln!(out, "{HELP}")?;
+    draw(&mut game, &mut out)?;
+    let mut line = String::new();
+    loop {
+        if !game.is_over() && game.board().to_move() != human && !game.board().is_full() {
+            let (m, info) = engine.think(&game);
+            if !m.is_point() {
+                writeln!(out, "the engine found no move")?;
+            } else if game.play(m).is_ok() {
+                writeln!(out, "engine plays {} ({info})", format_pos(m, size))?;
+                draw(&mut game, &mut out)?;
+            }
+            if game.is_over() {
+                writeln!(out, "game over: {}", result_text(&game))?;
+            }
+            continue;
+        }
+        if game.is_over() {
+            write!(out, "game over: undo, new or quit> ")?;
+        } else {
+            write!(out, "your move> ")?;
+        }
+        out.flush()?;
+        line.clear();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out)?;
+            writeln!(out, "bye")?;
+            return Ok(());
+        }
+        let cmd = line.trim().to_ascii_lowercase();
+        match cmd.as_str() {
+            "" => {}
+            "quit" | "exit" | "q" => {
+                writeln!(out, "bye")?;
+                return Ok(());
+            }
+            "help" | "?" => writeln!(out, "{HELP}")?,
+            "result" => writeln!(out, "{}", result_text(&game))?,
+            "new" => {
+                game = initial.clone();
+                writeln!(out, "new game")?;
+                draw(&mut game, &mut out)?;
+            }
+            "undo" => {
+                if game.board().moves().len() <= start_len {
+                    writeln!(out, "nothing to undo")?;
+                    continue;
+                }
+                game.undo();
+                // back to a position where it is your turn
+                if game.board().to_move() != human && game.board().moves().len() > start_len {
+                    game.undo();
+                }
+                draw(&mut game, &mut out)?;
+            }
+            "hint" => {
+                if game.is_over() {
+                    writeln!(out, "the game is over")?;
+                } else {
+                    let (m, info) = engine.think(&game);
+                    writeln!(out, "hint: {} ({info})", format_pos(m, size))?;
+                }
+            }
+            _ if game.is_over() => {
+                writeln!(out, "the game is over: {}", result_text(&game))?;
+            }
+            _ => match parse_pos(&cmd, size) {
+                Ok(p) if p.is_point() => match game.play(p) {
+                    Ok(_) => {
+                        draw(&mut game, &mut out)?;
+                        if game.is_over() {
+                            writeln!(out, "game over: {}", result_text(&game))?;
+                        }
+                    }
+                    Err(e) => writeln!(out, "cannot play there: {e}")?,
+                },
+                Ok(_) => writeln!(out, "passing is not allowed here")?,
+                Err(e) => writeln!(out, "{e} ({HELP})")?,
+            },
+        }
+    }
+}

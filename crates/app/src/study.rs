@@ -1,0 +1,105 @@
+//! Shared pieces of the study commands (`analyze`, `think`, `match`, `play`, and later `solve`):
+//! choosing the search and evaluator by flags, and reading a position from the command line.
+
+use anyhow::{bail, Context, Result};
+use gomoku_engine::study::{EvalKind, SearchKind, Searcher, SearcherSpec};
+use gomoku_engine::{EngineConfig, Game, Rule};
+
+/// Flags that choose the search and the evaluator. Add them to a command with
+/// `#[command(flatten)]`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ComponentArgs {
+    /// Search: pvs (the engine), alphabeta (plain, no table), minimax or greedy (one ply).
+    #[arg(long, default_value = "pvs", value_parser = parse_search)]
+    pub search: SearchKind,
+    /// Evaluation at the horizon of alphabeta, minimax and greedy: pattern (the engine's) or
+    /// tuple (five-tuple table).
+    #[arg(long, default_value = "pattern", value_parser = parse_eval)]
+    pub eval: EvalKind,
+    /// Alpha-beta without move ordering: candidates in board order (row by row).
+    #[arg(long)]
+    pub no_ordering: bool,
+}
+
+impl ComponentArgs {
+    /// The searcher these flags choose, with the engine settings used by pvs.
+    ///
+    /// # Errors
+    /// An impossible combination (pvs with another evaluator than pattern).
+    pub fn spec(&self, hash_mb: usize, threads: usize) -> Result<SearcherSpec> {
+        let spec = SearcherSpec {
+            search: self.search,
+            eval: self.eval,
+            ordering: !self.no_ordering,
+            engine: EngineConfig {
+                hash_mb: hash_mb.max(1),
+                threads: threads.max(1),
+            },
+        };
+        spec.validate()?;
+        Ok(spec)
+    }
+
+    /// Builds the searcher.
+    ///
+    /// # Errors
+    /// See [`ComponentArgs::spec`].
+    pub fn build(
+        &self,
+        hash_mb: usize,
+        threads: usize,
+    ) -> Result<(SearcherSpec, Box<dyn Searcher>)> {
+        let spec = self.spec(hash_mb, threads)?;
+        let s = spec.build()?;
+        Ok((spec, s))
+    }
+}
+
+/// Parses a search name for clap.
+pub fn parse_search(s: &str) -> Result<SearchKind, String> {
+    s.parse()
+        .map_err(|e: gomoku_engine::study::SpecError| e.to_string())
+}
+
+/// Parses an evaluator name for clap.
+pub fn parse_eval(s: &str) -> Result<EvalKind, String> {
+    s.parse()
+        .map_err(|e: gomoku_engine::study::SpecError| e.to_string())
+}
+
+/// Reads the moves given on the command line as a game (game rules apply: a five ends it) or,
+/// with `diagram`, as stones placed without rules.
+///
+/// # Errors
+/// A malformed point, an occupied point, a move after the end of the game.
+pub fn load_position(size: usize, rule: Rule, moves: &[String], diagram: bool) -> Result<Game> {
+    let text = moves.join(" ");
+    let game = if diagram {
+        let moves = gomoku_engine::notation::parse_moves(&text, size)
+            .with_context(|| format!("reading the position '{text}'"))?;
+        Game::setup(size, rule, &moves)
+    } else {
+        Game::from_position(size, rule, &text)
+    };
+    game.with_context(|| format!("reading the position '{text}'"))
+}
+
+/// Like [`load_position`], and refuses positions with nothing to search (game over, full board).
+///
+/// # Errors
+/// See [`load_position`]; a finished game; a full board.
+pub fn searchable_position(
+    size: usize,
+    rule: Rule,
+    moves: &[String],
+    diagram: bool,
+) -> Result<Game> {
+    let game = load_position(size, rule, moves, diagram)?;
+    if game.is_over() {
+        bail!("the game is already over: nothing to search");
+    }
+    if game.board().is_full() {
+        bail!("the board is full");
+    }
+    Ok(game)
+}

@@ -1,0 +1,526 @@
+//! Integration tests of the study commands: `analyze`, the component flags of `think`,
+//! `match` (with fake pbrain engines in `tests/fake-pbrain.sh`) and `play`.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn gomoku(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gomoku"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("binary runs")
+}
+
+fn gomoku_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gomoku"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write input");
+    child.wait_with_output().expect("binary ends")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", stderr(o));
+    serde_json::from_str(&stdout(o)).expect("one JSON object")
+}
+
+/// A failure with a clear message on stderr and nothing on stdout that looks like a result.
+fn assert_fails_with(o: &Output, needle: &str) {
+    assert!(!o.status.success(), "should fail: {}", stdout(o));
+    let e = stderr(o);
+    assert!(e.contains(needle), "expected '{needle}' in: {e}");
+}
+
+fn fake_engine(mode: &str) -> String {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake-pbrain.sh");
+    format!("cmd:sh '{}' {mode}", script.display())
+}
+
+fn openings_file(name: &str, content: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gomoku-study-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join(name);
+    std::fs::write(&p, content).expect("write");
+    p
+}
+
+const OPENINGS: &str = "# two small openings\n\
+    15 freestyle h8 h9 i10 | set=test idx=0\n\
+    15 renju h8 i9 | set=other idx=0\n\
+    9 freestyle e5 e6 f5 | set=test idx=1\n";
+
+// `gomoku analyze`
+mod analyze {
+    use super::*;
+
+    #[test]
+    fn text_lists_every_move_then_the_statistics() {
+        let o = gomoku(&[
+            "analyze",
+            "--size",
+            "9",
+            "--depth",
+            "2",
+            "--search",
+            "alphabeta",
+            "--minimax",
+            "e5",
+            "e6",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        for needle in [
+            "to move: black",
+            "search: alphabeta/pattern depth 2 (exact value for every move)",
+            "candidate moves)",
+            "bestmove ",
+            "nodes: ",
+            "tt: 0 hits, 0 stores",
+            "cutoffs: ",
+            "branching: ",
+            "time: ",
+            "minimax: ",
+            "pruning: alphabeta/pattern visits ",
+        ] {
+            assert!(out.contains(needle), "missing '{needle}' in:\n{out}");
+        }
+        // one line per candidate between the header and the count
+        let n: usize = out
+            .lines()
+            .find_map(|l| l.strip_prefix('(')?.split(' ').next()?.parse().ok())
+            .expect("count line");
+        let rows = out
+            .lines()
+            .skip_while(|l| !l.starts_with("move"))
+            .skip(1)
+            .take_while(|l| !l.starts_with('('))
+            .count();
+        assert_eq!(rows, n);
+        assert!(n > 10);
+    }
+
+    #[test]
+    fn json_values_are_exact_sorted_and_match_minimax() {
+        let o = gomoku(&[
+            "analyze",
+            "--json",
+            "--size",
+            "9",
+            "--depth",
+            "3",
+            "--search",
+            "alphabeta",
+            "--eval",
+            "tuple",
+            "--minimax",
+            "e5",
+            "e6",
+            "f5",
+        ]);
+        let v = json(&o);
+        assert_eq!(v["search"], "alphabeta/tuple");
+        assert_eq!(v["depth"], 3);
+        assert_eq!(v["to_move"], "white");
+        let moves = v["moves"].as_array().expect("moves");
+        assert!(moves.len() > 5);
+        let scores: Vec<i64> = moves
+            .iter()
+            .map(|m| m["score"].as_i64().expect("score"))
+            .collect();
+        assert!(
+            scores.windows(2).all(|w| w[0] >= w[1]),
+            "sorted: {scores:?}"
+        );
+        assert!(moves.iter().all(|m| m["bound"] == "exact"));
+        assert_eq!(moves[0]["move"], v["best_move"]);
+        assert_eq!(moves[0]["pv"][0], v["best_move"]);
+        let stats = &v["stats"];
+        let last = stats["last_iteration_nodes"].as_u64().expect("nodes");
+        assert!(stats["nodes"].as_u64().expect("nodes") >= last);
+        assert!(stats["cutoffs"].as_u64().expect("cutoffs") > 0);
+        let mm = &v["minimax"];
+        assert_eq!(mm["complete"], true);
+        assert_eq!(mm["score"], v["score"], "pruning does not change the value");
+        assert!(mm["nodes"].as_u64().expect("nodes") > last);
+        assert!(mm["pruning_ratio"].as_f64().expect("ratio") > 1.0);
+        let iters = v["iterations"].as_array().expect("iterations");
+        assert_eq!(iters.len(), 3);
+        assert!(iters[1]["branching"].as_f64().expect("branching") > 1.0);
+    }
+
+    #[test]
+    fn engine_reports_table_use_and_bounds_mode_shows_bounds() {
+        let v = json(&gomoku(&[
+            "analyze",
+            "--json",
+            "--depth",
+            "3",
+            "--hash-mb",
+            "4",
+            "h8",
+            "i9",
+            "h9",
+        ]));
+        assert_eq!(v["search"], "pvs");
+        assert!(v["stats"]["tt_stores"].as_u64().expect("stores") > 0);
+        let o = gomoku(&[
+            "analyze",
+            "--size",
+            "9",
+            "--depth",
+            "2",
+            "--search",
+            "alphabeta",
+            "--bounds",
+            "e5",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains("<= "), "{}", stdout(&o));
+    }
+
+    #[test]
+    fn greedy_and_minimax_without_ordering_flags() {
+        let v = json(&gomoku(&[
+            "analyze", "--json", "--size", "9", "--search", "greedy", "e5", "e6",
+        ]));
+        assert_eq!(v["depth"], 1);
+        assert_eq!(v["search"], "greedy/pattern");
+        let v = json(&gomoku(&[
+            "analyze",
+            "--json",
+            "--size",
+            "9",
+            "--depth",
+            "2",
+            "--search",
+            "alphabeta",
+            "--no-ordering",
+            "e5",
+            "e6",
+        ]));
+        assert_eq!(v["search"], "alphabeta-noorder/pattern");
+    }
+
+    #[test]
+    fn bad_input_fails_clearly() {
+        assert_fails_with(&gomoku(&["analyze", "--frobnicate"]), "--frobnicate");
+        assert_fails_with(&gomoku(&["analyze", "h8", "z99"]), "z99");
+        assert_fails_with(&gomoku(&["analyze", "h8", "h8"]), "h8");
+        assert_fails_with(
+            &gomoku(&["analyze", "--search", "pvs", "--eval", "tuple", "h8"]),
+            "pattern",
+        );
+        assert_fails_with(&gomoku(&["analyze", "--search", "mcts", "h8"]), "mcts");
+        assert_fails_with(&gomoku(&["analyze", "--eval", "nn", "h8"]), "nn");
+        assert_fails_with(
+            &gomoku(&["analyze", "--minimax", "--depth", "7", "h8"]),
+            "--minimax",
+        );
+        assert_fails_with(
+            &gomoku(&[
+                "analyze", "h8", "a1", "i8", "a2", "j8", "a3", "k8", "a4", "l8",
+            ]),
+            "over",
+        );
+        assert_fails_with(&gomoku(&["analyze", "--depth", "0", "h8"]), "--depth");
+    }
+}
+
+// the component flags of `gomoku think`
+mod think_components {
+    use super::*;
+
+    #[test]
+    fn think_with_another_search_and_evaluator() {
+        let o = gomoku(&[
+            "think", "--size", "9", "--depth", "2", "--search", "minimax", "--eval", "tuple", "e5",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("search: minimax/tuple"), "{out}");
+        assert!(out.contains("depth  2"), "{out}");
+        assert!(out.contains("bestmove "), "{out}");
+        assert_fails_with(
+            &gomoku(&["think", "--eval", "tuple", "h8"]),
+            "pvs search uses the engine's own pattern evaluation",
+        );
+    }
+}
+
+// `gomoku match`
+mod match_cmd {
+    use super::*;
+
+    fn run_json(p2: &str, extra: &[&str]) -> serde_json::Value {
+        let file = openings_file("basic.txt", OPENINGS);
+        let mut args = vec![
+            "match",
+            "--json",
+            "--no-progress",
+            "--p1",
+            "search=greedy",
+            "--p2",
+            p2,
+            "--openings",
+            file.to_str().expect("utf-8 path"),
+            "--time-ms",
+            "100",
+            "--margin-ms",
+            "300",
+        ];
+        args.extend_from_slice(extra);
+        json(&gomoku(&args))
+    }
+
+    #[test]
+    fn plays_both_colours_against_a_legal_pbrain_engine_and_saves_games() {
+        let dir = std::env::temp_dir().join(format!("gomoku-study-psq-{}", std::process::id()));
+        let lines = dir.join("games.txt");
+        let v = run_json(
+            &fake_engine("legal"),
+            &[
+                "--psq-dir",
+                dir.to_str().expect("utf-8"),
+                "--positions",
+                lines.to_str().expect("utf-8"),
+            ],
+        );
+        assert_eq!(v["games"], 2, "one 15x15 freestyle opening, both colours");
+        assert_eq!(v["wins"], 2, "greedy beats a first-empty-point player: {v}");
+        assert_eq!(v["forfeits"].as_array().expect("list").len(), 0);
+        let recs = v["records"].as_array().expect("records");
+        assert_eq!(recs[0]["black"], "greedy/pattern");
+        assert_eq!(recs[1]["white"], "greedy/pattern");
+        for r in recs {
+            assert_eq!(r["reason"], "five");
+            assert!(r["position"]
+                .as_str()
+                .expect("text")
+                .starts_with("h8 h9 i10"));
+        }
+        let psq = std::fs::read_to_string(dir.join("game-001.psq")).expect("psq saved");
+        assert!(psq.starts_with("Piskvorky 15x15"), "{psq}");
+        assert!(psq.contains("\n8,8,0\n"), "h8 is 8,8 1-based: {psq}");
+        let saved = std::fs::read_to_string(&lines).expect("positions saved");
+        assert_eq!(saved.lines().count(), 2);
+        assert!(saved
+            .lines()
+            .all(|l| l.starts_with("15 freestyle h8 h9 i10 ")
+                && l.contains("result=")
+                && l.contains("reason=five")));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn misbehaving_engines_lose_with_the_reason() {
+        for (mode, reason) in [
+            ("illegal", "illegal move"),
+            ("timeout", "time forfeit"),
+            ("crash", "crash"),
+            ("garbage", "protocol error"),
+        ] {
+            let started = std::time::Instant::now();
+            let v = run_json(&fake_engine(mode), &[]);
+            assert!(started.elapsed().as_secs() < 20, "{mode} must not hang");
+            assert_eq!(v["wins"], 2, "{mode}: {v}");
+            let f = v["forfeits"].as_array().expect("list");
+            assert_eq!(f.len(), 2, "{mode}: {v}");
+            assert!(
+                f.iter().all(|x| x.as_str().expect("text").contains(reason)),
+                "{mode}: {f:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn internal_players_text_summary_with_elo_and_sprt() {
+        let file = openings_file("text.txt", OPENINGS);
+        let o = gomoku(&[
+            "match",
+            "--no-progress",
+            "--size",
+            "9",
+            "--p1",
+            "search=alphabeta,depth=2",
+            "--p2",
+            "greedy eval=tuple",
+            "--openings",
+            file.to_str().expect("utf-8"),
+            "--sprt",
+            "0,50",
+            "--concurrency",
+            "2",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        for needle in [
+            "match: alphabeta/pattern (depth 2) vs greedy/tuple (500 ms), freestyle 9x9, 2 games",
+            "game   1 [test#1] alphabeta/pattern (black) vs greedy/tuple (white)",
+            "game   2 [test#1] greedy/tuple (black) vs alphabeta/pattern (white)",
+            "result: alphabeta/pattern ",
+            "score: ",
+            "elo: ",
+            "95% interval",
+            "time per move: alphabeta/pattern ",
+            "sprt: elo0 0 elo1 50 alpha 0.05 beta 0.05: llr ",
+        ] {
+            assert!(out.contains(needle), "missing '{needle}' in:\n{out}");
+        }
+    }
+
+    #[test]
+    fn bad_input_fails_clearly() {
+        let file = openings_file("ok.txt", OPENINGS);
+        let f = file.to_str().expect("utf-8");
+        assert_fails_with(&gomoku(&["match", "--p1", "pvs"]), "--p2");
+        assert_fails_with(
+            &gomoku(&[
+                "match",
+                "--p1",
+                "pvs",
+                "--p2",
+                "greedy",
+                "--openings",
+                "/nonexistent/o.txt",
+            ]),
+            "reading the openings file /nonexistent/o.txt",
+        );
+        let bad = openings_file("bad.txt", "15 freestyle h8 zz9\n");
+        assert_fails_with(
+            &gomoku(&[
+                "match",
+                "--p1",
+                "pvs",
+                "--p2",
+                "greedy",
+                "--openings",
+                bad.to_str().expect("utf-8"),
+            ]),
+            "line 1",
+        );
+        assert_fails_with(
+            &gomoku(&[
+                "match",
+                "--p1",
+                "pvs",
+                "--p2",
+                "greedy",
+                "--size",
+                "19",
+                "--openings",
+                f,
+            ]),
+            "no opening for freestyle 19x19",
+        );
+        assert_fails_with(
+            &gomoku(&["match", "--p1", "colour=red", "--p2", "greedy"]),
+            "unknown key 'colour'",
+        );
+        assert_fails_with(
+            &gomoku(&["match", "--p1", "pvs", "--p2", "greedy", "--sprt", "5"]),
+            "ELO0,ELO1",
+        );
+        assert_fails_with(
+            &gomoku(&[
+                "match",
+                "--p1",
+                "pvs",
+                "--p2",
+                "greedy",
+                "--concurrency",
+                "0",
+            ]),
+            "--concurrency",
+        );
+        assert_fails_with(
+            &gomoku(&["match", "--p1", "pvs", "--p2", "greedy", "--bogus"]),
+            "--bogus",
+        );
+    }
+}
+
+// `gomoku play`
+mod play {
+    use super::*;
+
+    const FAST: [&str; 6] = ["play", "--search", "greedy", "--time-ms", "50", "--depth"];
+
+    fn play(extra: &[&str], input: &str) -> String {
+        let mut args: Vec<&str> = FAST.to_vec();
+        args.push("1");
+        args.extend_from_slice(extra);
+        let o = gomoku_with_input(&args, input);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    }
+
+    #[test]
+    fn moves_hint_result_undo_and_quit_from_piped_input() {
+        let out = play(&[], "h8\nresult\nhint\nzz\nundo\nquit\n");
+        assert!(out.contains("you are black"), "{out}");
+        assert!(out.contains("your move> "), "{out}");
+        // the board after h8 with the last move in brackets, then the engine's answer
+        assert!(out.contains("[X]"), "{out}");
+        assert!(out.contains("engine plays "), "{out}");
+        assert!(out.contains("no result yet, black to move"), "{out}");
+        assert!(out.contains("hint: "), "{out}");
+        assert!(out.contains("'zz'"), "bad input named: {out}");
+        assert!(out.trim_end().ends_with("bye"), "{out}");
+        // after undo the board is empty again: the last board drawn has no stone
+        let last_board = out
+            .rsplit("    a b c d e f g h i j k l m n o")
+            .nth(1)
+            .expect("board");
+        assert!(
+            !last_board.contains('X') && !last_board.contains('O'),
+            "{last_board}"
+        );
+    }
+
+    #[test]
+    fn a_five_ends_the_game_and_end_of_input_says_bye() {
+        // you (black) have a straight four: l8 wins
+        let out = play(
+            &["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7"],
+            "l8\nm8\n",
+        );
+        assert!(out.contains("game over: black wins with five: "), "{out}");
+        assert!(
+            out.contains("the game is over"),
+            "moves after the end refused: {out}"
+        );
+        assert!(out.trim_end().ends_with("bye"), "{out}");
+    }
+
+    #[test]
+    fn the_engine_moves_first_when_you_are_white_and_occupied_points_are_refused() {
+        let out = play(&["--color", "white"], "h8\nquit\n");
+        assert!(out.contains("engine plays h8"), "{out}");
+        assert!(out.contains("cannot play there"), "{out}");
+    }
+
+    #[test]
+    fn bad_flags_fail_clearly() {
+        assert_fails_with(&gomoku(&["play", "--color", "green"]), "green");
+        assert_fails_with(&gomoku(&["play", "h8", "q99"]), "q99");
+    }
+}
