@@ -18,6 +18,7 @@ pub mod notation;
 pub mod pattern;
 pub mod record;
 pub mod search;
+pub mod solver;
 pub mod study;
 pub mod types;
 pub mod vcf;

@@ -25,6 +25,8 @@ const CACHE_BITS: u32 = 18;
 pub struct VcfSearcher {
     nodes: u64,
     node_limit: u64,
+    deadline: Option<std::time::Instant>,
+    aborted: bool,
     /// Failed positions: key and the depth at which no VCF was found.
     cache: Vec<(u64, i16)>,
     lists: Vec<Vec<ScoredMove>>,
@@ -80,6 +82,8 @@ impl VcfSearcher {
         VcfSearcher {
             nodes: 0,
             node_limit: u64::MAX,
+            deadline: None,
+            aborted: false,
             cache: vec![(0, -1); 1 << CACHE_BITS],
             lists: Vec::new(),
             line: Vec::new(),
@@ -107,8 +111,22 @@ impl VcfSearcher {
         max_fours: i32,
         node_limit: u64,
     ) -> Option<Vec<Pos>> {
+        self.search_timed(board, max_fours, node_limit, None)
+    }
+
+    /// [`VcfSearcher::search`] with a wall-clock budget in milliseconds as well.
+    pub fn search_timed(
+        &mut self,
+        board: &mut Board,
+        max_fours: i32,
+        node_limit: u64,
+        max_ms: Option<u64>,
+    ) -> Option<Vec<Pos>> {
         self.nodes = 0;
         self.node_limit = node_limit;
+        self.aborted = false;
+        self.deadline =
+            max_ms.map(|ms| std::time::Instant::now() + std::time::Duration::from_millis(ms));
         self.line.clear();
         if self.attack(board, max_fours, 0) {
             Some(self.line.clone())
@@ -139,6 +157,16 @@ impl VcfSearcher {
     fn attack(&mut self, b: &mut Board, depth: i32, ply: usize) -> bool {
         self.nodes += 1;
         if self.nodes > self.node_limit {
+            self.aborted = true;
+        } else if self.nodes % 1024 == 0
+            && self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            self.aborted = true;
+            self.node_limit = self.nodes;
+        }
+        if self.aborted {
             return false;
         }
         let att = b.to_move();
@@ -212,12 +240,12 @@ impl VcfSearcher {
                 won = true;
                 break;
             }
-            if self.nodes > self.node_limit {
+            if self.aborted {
                 break;
             }
         }
         self.lists[ply] = list;
-        if !won && self.nodes <= self.node_limit {
+        if !won && !self.aborted {
             self.cache[slot] = (key, depth.min(i32::from(i16::MAX)) as i16);
         }
         won

@@ -187,8 +187,13 @@ impl<'a> Worker<'a> {
         };
         let mut list = Vec::new();
         if b.stone_count() == 0 {
-            list.push(ScoredMove { pos: b.centre(), score: 0 });
-        } else if b.threat_count(us, Pattern4::Five) > 0 && !points(b, us, Pattern4::Five).is_empty() {
+            list.push(ScoredMove {
+                pos: b.centre(),
+                score: 0,
+            });
+        } else if b.threat_count(us, Pattern4::Five) > 0
+            && !points(b, us, Pattern4::Five).is_empty()
+        {
             list = points(b, us, Pattern4::Five);
         } else if b.threat_count(them, Pattern4::Five) > 0 {
             list = points(b, them, Pattern4::Five);
@@ -197,7 +202,9 @@ impl<'a> Worker<'a> {
                 // lost anyway: any legal move
                 gen_all(b, us, &mut list);
             }
-        } else if b.threat_count(us, Pattern4::Flex4) > 0 && !points(b, us, Pattern4::Flex4).is_empty() {
+        } else if b.threat_count(us, Pattern4::Flex4) > 0
+            && !points(b, us, Pattern4::Flex4).is_empty()
+        {
             list = points(b, us, Pattern4::Flex4);
         } else if b.threat_count(them, Pattern4::Flex4) > 0 {
             gen_defence(b, us, &mut list);

@@ -1,0 +1,172 @@
+//! Puzzle solving: proves a forced win of the side to move with the threat searches, and
+//! returns the winning line. The entry point of `gomoku solve`.
+
+use crate::board::Board;
+use crate::types::Pos;
+use crate::vcf::VcfSearcher;
+use crate::vct::{VctLimits, VctSearcher};
+use std::time::Instant;
+
+/// What kind of win to look for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SolveTask {
+    /// Victory by continuous fours only.
+    Vcf,
+    /// Victory by continuous threats (fours and threes); a VCF counts.
+    Vct,
+    /// Any forced win found by the threat searches (VCF, then VCT).
+    Win,
+}
+
+impl SolveTask {
+    /// Reads a `task=` value of the datasets (`vcf`, `vct`, `win_in_3`, ...).
+    #[must_use]
+    pub fn from_key(value: &str) -> Option<SolveTask> {
+        match value {
+            "vcf" => Some(SolveTask::Vcf),
+            "vct" => Some(SolveTask::Vct),
+            "win" | "win_in_3" | "win_in_2" | "win_in_4" | "win_in_5" => Some(SolveTask::Win),
+            _ => None,
+        }
+    }
+}
+
+/// Which search proved the win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SolveMethod {
+    /// Continuous fours.
+    Vcf,
+    /// Continuous threats.
+    Vct,
+}
+
+impl SolveMethod {
+    /// Lower-case name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            SolveMethod::Vcf => "vcf",
+            SolveMethod::Vct => "vct",
+        }
+    }
+}
+
+/// Budget of one solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveLimits {
+    /// Wall-clock budget in milliseconds.
+    pub time_ms: Option<u64>,
+    /// Node budget (per search).
+    pub nodes: Option<u64>,
+}
+
+impl Default for SolveLimits {
+    fn default() -> Self {
+        SolveLimits {
+            time_ms: Some(1000),
+            nodes: None,
+        }
+    }
+}
+
+/// The answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveResult {
+    /// The winning line (attacker and defender alternating), empty when not solved.
+    pub line: Vec<Pos>,
+    /// Which search proved it, `None` when not solved.
+    pub method: Option<SolveMethod>,
+    /// Nodes visited by all searches.
+    pub nodes: u64,
+    /// Milliseconds used.
+    pub elapsed_ms: u64,
+}
+
+impl SolveResult {
+    /// Whether a win was proven.
+    #[must_use]
+    pub fn solved(&self) -> bool {
+        self.method.is_some()
+    }
+
+    /// The first move of the win.
+    #[must_use]
+    pub fn first_move(&self) -> Option<Pos> {
+        self.line.first().copied()
+    }
+}
+
+/// A reusable solver (keeps the threat searchers' tables allocated).
+#[derive(Debug, Default)]
+pub struct Solver {
+    vcf: VcfSearcher,
+    vct: Option<Box<VctSearcher>>,
+}
+
+/// Longest VCF tried: enough fours to fill any board.
+const VCF_MAX_FOURS: i32 = 250;
+
+impl Solver {
+    /// A solver.
+    #[must_use]
+    pub fn new() -> Solver {
+        Solver::default()
+    }
+
+    /// Tries to prove a win of `task`'s kind for the side to move of `board`.
+    pub fn solve(&mut self, board: &Board, task: SolveTask, limits: SolveLimits) -> SolveResult {
+        let start = Instant::now();
+        let mut b = board.clone();
+        self.vcf.clear();
+        let vcf_nodes = limits.nodes.unwrap_or(u64::MAX);
+        // the VCF gets the whole budget when only a VCF counts, a share otherwise
+        let vcf_ms = match task {
+            SolveTask::Vcf => limits.time_ms,
+            _ => limits.time_ms.map(|t| t / 4),
+        };
+        let vcf = self
+            .vcf
+            .search_timed(&mut b, VCF_MAX_FOURS, vcf_nodes, vcf_ms);
+        let mut nodes = self.vcf.nodes();
+        if let Some(line) = vcf {
+            return SolveResult {
+                line,
+                method: Some(SolveMethod::Vcf),
+                nodes,
+                elapsed_ms: start.elapsed().as_millis() as u64,
+            };
+        }
+        if task != SolveTask::Vcf {
+            let left = limits
+                .time_ms
+                .map(|t| t.saturating_sub(start.elapsed().as_millis() as u64));
+            if left != Some(0) {
+                let vct = self.vct.get_or_insert_with(|| Box::new(VctSearcher::new()));
+                vct.clear();
+                let res = vct.search(
+                    &mut b,
+                    VctLimits {
+                        max_depth: 40,
+                        max_nodes: limits.nodes.unwrap_or(u64::MAX),
+                        max_ms: left,
+                    },
+                );
+                nodes += res.nodes;
+                if let Some(line) = res.line {
+                    return SolveResult {
+                        line,
+                        method: Some(SolveMethod::Vct),
+                        nodes,
+                        elapsed_ms: start.elapsed().as_millis() as u64,
+                    };
+                }
+            }
+        }
+        SolveResult {
+            line: Vec::new(),
+            method: None,
+            nodes,
+            elapsed_ms: start.elapsed().as_millis() as u64,
+        }
+    }
+}
