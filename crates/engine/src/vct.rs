@@ -10,7 +10,7 @@
 
 use crate::board::Board;
 use crate::pattern::Pattern4;
-use crate::search::movegen::{gen_defence, order_score, own_class, ScoredMove};
+use crate::search::movegen::{gen_defence_against, order_score, own_class, ScoredMove};
 use crate::types::{Color, Pos, Rule};
 use std::time::Instant;
 
@@ -196,8 +196,9 @@ impl VctSearcher {
             }
             b.play_unchecked(blk);
             self.line.push(blk);
-            let threat =
-                b.threat_count(att, Pattern4::Five) > 0 || b.threat_count(att, Pattern4::Flex4) > 0;
+            let threat = b.threat_count(att, Pattern4::Five) > 0
+                || b.threat_count(att, Pattern4::Flex4) > 0
+                || b.threat_count(att, Pattern4::Block4Flex3) > 0;
             let won = threat && self.defend(b, depth, ply + 1);
             if !won {
                 self.line.pop();
@@ -243,36 +244,53 @@ impl VctSearcher {
                 }
             }
         }
-        // The defender holding a three of its own answers our three with a straight four, so
-        // then only fours are tried.
-        let fours_only = b.threat_count(def, Pattern4::Flex4) > 0;
+        // The defender holding a three of its own answers a three of ours with a straight
+        // four: then only fours, and threes that also break the defender's three, are tried.
+        let def_flex4 = b.threat_count(def, Pattern4::Flex4) > 0;
         if self.lists.len() <= ply {
             self.lists.resize_with(ply + 1, Vec::new);
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         list.clear();
         let mut pts: Vec<Pos> = Vec::new();
+        let mut quiet: Vec<Pos> = Vec::new();
         b.for_each_candidate(|q| {
             let t = b.threat(q, att);
-            let ok = if fours_only {
-                t >= Pattern4::Block4 || t == Pattern4::Flex3x2
-            } else {
-                t >= Pattern4::Flex3
-            };
-            if ok && t < Pattern4::Five {
+            if (Pattern4::Flex3..Pattern4::Five).contains(&t) {
                 pts.push(q);
+            } else if (Pattern4::Flex2..Pattern4::Flex3).contains(&t) {
+                // may set up a double four or a four-three (a threat too): checked below
+                quiet.push(q);
             }
         });
+        let threats_before =
+            b.threat_count(att, Pattern4::Flex4) + b.threat_count(att, Pattern4::Block4Flex3);
+        for q in quiet {
+            if own_class(b, q, att) == Pattern4::Forbid {
+                continue;
+            }
+            b.play_unchecked(q);
+            let threat = b.threat_count(att, Pattern4::Flex4)
+                + b.threat_count(att, Pattern4::Block4Flex3)
+                > threats_before;
+            b.undo();
+            if threat {
+                pts.push(q);
+            }
+        }
         let last = b.last_move_of(att);
         for q in pts {
             let class = own_class(b, q, att);
-            let threat = if fours_only {
-                class >= Pattern4::Block4
-            } else {
-                class >= Pattern4::Flex3
-            };
-            if !threat || class >= Pattern4::Five {
+            if class < Pattern4::Flex2 || class >= Pattern4::Five {
                 continue;
+            }
+            if def_flex4 && class < Pattern4::Block4 {
+                b.play_unchecked(q);
+                let breaks = b.threat_count(def, Pattern4::Flex4) == 0;
+                b.undo();
+                if !breaks {
+                    continue;
+                }
             }
             let near = last.map_or(0, |l| {
                 let d = (l.x() as i32 - q.x() as i32)
@@ -362,14 +380,18 @@ impl VctSearcher {
             b.undo();
             return won;
         }
-        if b.threat_count(att, Pattern4::Flex4) == 0 {
+        let threat = if b.threat_count(att, Pattern4::Flex4) > 0 {
+            Pattern4::Flex4
+        } else if b.threat_count(att, Pattern4::Block4Flex3) > 0 {
+            Pattern4::Block4Flex3
+        } else {
             return false; // no threat: the attacker lost the initiative
-        }
+        };
         if self.lists.len() <= ply {
             self.lists.resize_with(ply + 1, Vec::new);
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
-        gen_defence(b, def, &mut list);
+        gen_defence_against(b, def, threat, &mut list);
         list.sort_by_key(|m| -m.score);
         let mut all_lose = true;
         let n = list.len();

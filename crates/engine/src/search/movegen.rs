@@ -82,7 +82,24 @@ pub fn find_class(board: &Board, color: Color, min: Pattern4, out: &mut Vec<Pos>
 /// threat points themselves, every empty point within four steps on their lines, and all of
 /// `us`'s fours.
 pub fn gen_defence(board: &mut Board, us: Color, out: &mut Vec<ScoredMove>) {
+    gen_defence_against(board, us, Pattern4::Flex4, out);
+}
+
+/// The defence list against `them`'s points of threat class `class`: for straight-four threats
+/// ([`Pattern4::Flex4`]) the lines of the fours, for four-three threats
+/// ([`Pattern4::Block4Flex3`]) the lines of the four and of the three; plus all of `us`'s fours.
+pub fn gen_defence_against(
+    board: &mut Board,
+    us: Color,
+    class: Pattern4,
+    out: &mut Vec<ScoredMove>,
+) {
     out.clear();
+    let min_line = if class == Pattern4::Flex4 {
+        Pattern::B4
+    } else {
+        Pattern::F3
+    };
     let them = us.opponent();
     // points collected so far, deduplicated with a small bitset over the padded board
     let mut seen = [0u64; crate::types::NUM_CELLS / 64];
@@ -100,7 +117,7 @@ pub fn gen_defence(board: &mut Board, us: Color, out: &mut Vec<ScoredMove>) {
     let mut nt = 0;
     board.for_each_candidate(|p| {
         let t = board.threat(p, them);
-        if t == Pattern4::Flex4 && nt < 64 {
+        if t == class && nt < 64 {
             threats[nt] = p;
             nt += 1;
         }
@@ -108,8 +125,8 @@ pub fn gen_defence(board: &mut Board, us: Color, out: &mut Vec<ScoredMove>) {
     for &t in &threats[..nt] {
         add(t, &mut pts, &mut n);
         for d in Dir::ALL {
-            // only the lines that make the four(s)
-            if board.pattern(t, them, d) < Pattern::B4 {
+            // only the lines that make the threat
+            if board.pattern(t, them, d) < min_line {
                 continue;
             }
             for k in 1..=4 {
