@@ -35,6 +35,9 @@ pub enum Command {
     Match(Box<crate::commands::match_cmd::Args>),
     /// Play against the engine in the terminal.
     Play(crate::commands::play::Args),
+    /// Prove forced wins (VCF / VCT) over a file of positions and check the answers against
+    /// the file's keys; prints each line found, then solved counts and times.
+    Solve(crate::commands::solve::Args),
 }
 
 /// Parses a rule name for clap.

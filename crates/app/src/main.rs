@@ -17,6 +17,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(a)) => commands::bench::run(a),
         Some(Command::Pbrain(a)) => commands::pbrain::run(a),
         Some(Command::Serve(a)) => commands::serve::run(a),
+        Some(Command::Solve(a)) => commands::solve::run(a),
         None => commands::serve::run(&commands::serve::Args::default()),
     };
     match result {

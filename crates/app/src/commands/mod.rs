@@ -8,4 +8,5 @@ pub mod pbrain;
 pub mod play;
 pub mod position;
 pub mod serve;
+pub mod solve;
 pub mod think;
