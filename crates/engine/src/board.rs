@@ -334,6 +334,13 @@ impl Board {
         self.key
     }
 
+    /// The key the board would have after the side to move plays `p` (without playing it).
+    #[inline]
+    #[must_use]
+    pub fn key_after(&self, p: Pos) -> u64 {
+        self.key ^ ZOBRIST[self.to_move.index()][p.index()] ^ SIDE_KEY
+    }
+
     /// Moves played so far (passes included), in order.
     #[inline]
     #[must_use]

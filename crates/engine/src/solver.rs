@@ -2,9 +2,12 @@
 //! returns the winning line. The entry point of `gomoku solve`.
 
 use crate::board::Board;
+use crate::search::score::WIN_MIN;
+use crate::search::{Engine, EngineConfig, Limits, SearchOptions};
 use crate::types::Pos;
 use crate::vcf::VcfSearcher;
 use crate::vct::{VctLimits, VctSearcher};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// What kind of win to look for.
@@ -14,7 +17,8 @@ pub enum SolveTask {
     Vcf,
     /// Victory by continuous threats (fours and threes); a VCF counts.
     Vct,
-    /// Any forced win found by the threat searches (VCF, then VCT).
+    /// Any forced win: found by the threat searches (VCF, then VCT) or proven by the main
+    /// search.
     Win,
 }
 
@@ -38,6 +42,8 @@ pub enum SolveMethod {
     Vcf,
     /// Continuous threats.
     Vct,
+    /// The main search proved a win (its principal variation is the line).
+    Search,
 }
 
 impl SolveMethod {
@@ -47,6 +53,7 @@ impl SolveMethod {
         match self {
             SolveMethod::Vcf => "vcf",
             SolveMethod::Vct => "vct",
+            SolveMethod::Search => "search",
         }
     }
 }
@@ -101,6 +108,9 @@ impl SolveResult {
 pub struct Solver {
     vcf: VcfSearcher,
     vct: Option<Box<VctSearcher>>,
+    engine: Option<Box<Engine>>,
+    /// Rule and size the tables were filled under (keys do not encode them).
+    context: Option<(crate::types::Rule, usize)>,
 }
 
 /// Longest VCF tried: enough fours to fill any board.
@@ -117,7 +127,14 @@ impl Solver {
     pub fn solve(&mut self, board: &Board, task: SolveTask, limits: SolveLimits) -> SolveResult {
         let start = Instant::now();
         let mut b = board.clone();
-        self.vcf.clear();
+        let context = Some((board.rule(), board.size()));
+        if self.context != context {
+            self.vcf.clear();
+            if let Some(v) = self.vct.as_mut() {
+                v.clear();
+            }
+            self.context = context;
+        }
         let vcf_nodes = limits.nodes.unwrap_or(u64::MAX);
         // the VCF gets the whole budget when only a VCF counts, a share otherwise
         let vcf_ms = match task {
@@ -142,13 +159,12 @@ impl Solver {
                 .map(|t| t.saturating_sub(start.elapsed().as_millis() as u64));
             if left != Some(0) {
                 let vct = self.vct.get_or_insert_with(|| Box::new(VctSearcher::new()));
-                vct.clear();
                 let res = vct.search(
                     &mut b,
                     VctLimits {
                         max_depth: 40,
                         max_nodes: limits.nodes.unwrap_or(u64::MAX),
-                        max_ms: left,
+                        max_ms: left.map(|t| t * 6 / 10),
                     },
                 );
                 nodes += res.nodes;
@@ -156,6 +172,42 @@ impl Solver {
                     return SolveResult {
                         line,
                         method: Some(SolveMethod::Vct),
+                        nodes,
+                        elapsed_ms: start.elapsed().as_millis() as u64,
+                    };
+                }
+            }
+        }
+        if task != SolveTask::Vcf {
+            // the rest of the time: the main search, whose proven wins count too
+            let left = limits
+                .time_ms
+                .map(|t| t.saturating_sub(start.elapsed().as_millis() as u64));
+            if left != Some(0) {
+                let engine = self.engine.get_or_insert_with(|| {
+                    Box::new(Engine::new(EngineConfig {
+                        hash_mb: 16,
+                        threads: 1,
+                    }))
+                });
+                engine.clear_hash();
+                let stop = AtomicBool::new(false);
+                let res = engine.search(
+                    board,
+                    &Limits {
+                        move_time_ms: left,
+                        nodes: limits.nodes,
+                        ..Limits::default()
+                    },
+                    &SearchOptions::default(),
+                    &stop,
+                    &mut |_| {},
+                );
+                nodes += res.stats.nodes;
+                if res.score >= WIN_MIN && !res.pv.is_empty() {
+                    return SolveResult {
+                        line: res.pv,
+                        method: Some(SolveMethod::Search),
                         nodes,
                         elapsed_ms: start.elapsed().as_millis() as u64,
                     };

@@ -286,6 +286,62 @@ impl VcfSearcher {
     }
 }
 
+/// Replays a VCF line of the side to move on `board` (restored afterwards): true if every
+/// attacker move is still a four (or the five), every defender move is still the forced block,
+/// and the line still ends in a win. A fast re-check used by the threat searches.
+pub fn replay_vcf(board: &mut Board, line: &[Pos]) -> bool {
+    let att = board.to_move();
+    let def = att.opponent();
+    let mut played = 0;
+    let mut ok = false;
+    for (i, &m) in line.iter().enumerate() {
+        if !board.is_empty(m) {
+            break;
+        }
+        if i % 2 == 0 {
+            if board.threat_count(def, Pattern4::Five) > 0 {
+                // the defender's counter-four must be blocked right here
+                if board.threat(m, def) != Pattern4::Five {
+                    break;
+                }
+            }
+            let class = own_class(board, m, att);
+            if class == Pattern4::Five {
+                ok = true;
+                break;
+            }
+            if !(Pattern4::Block4..Pattern4::Five).contains(&class) {
+                break;
+            }
+            board.play_unchecked(m);
+            played += 1;
+            if i + 1 == line.len() {
+                let (fives, n) = five_points_near(board, m, att);
+                ok = board.threat_count(def, Pattern4::Five) == 0
+                    && (n >= 2
+                        || (n == 1
+                            && def == Color::Black
+                            && board.rule() == Rule::Renju
+                            && board.is_forbidden(fives[0])));
+                break;
+            }
+        } else {
+            if board.threat(m, att) != Pattern4::Five
+                || board.threat_count(att, Pattern4::Five) != 1
+                || board.threat_count(def, Pattern4::Five) > 0
+            {
+                break;
+            }
+            board.play_unchecked(m);
+            played += 1;
+        }
+    }
+    for _ in 0..played {
+        board.undo();
+    }
+    ok
+}
+
 /// Checks a claimed VCF line independently of the searcher: every attacker move makes a four or
 /// five (not on a renju-forbidden point), every defender move is the forced block (or, when the
 /// defender can make five, the line fails), a defender's counter-four is answered, and the line

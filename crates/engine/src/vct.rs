@@ -1,36 +1,26 @@
-//! Victory by Continuous Threats (VCT): the side to move wins by playing only fours and threes
-//! (moves that threaten a straight four), whatever the defender does.
+//! Victory by Continuous Threats (VCT): the side to move wins by playing only threats (fours,
+//! threes, and moves that set up a four-three or a double four), whatever the defender does.
 //!
-//! An AND/OR depth-first search with iterative deepening on the number of attacking moves and a
-//! table of proven and disproven positions. The defender tries every real defence: against a
-//! four the forced block (a forbidden point for renju Black is no defence); against a three every
-//! point on the lines of the threatened straight fours, and every four of its own (a counter
-//! attack the attacker must answer, after which the old threat still stands). Under renju Black
-//! never plays a forbidden point, as attacker or defender.
+//! This module defines the game (which attacker moves are threats, which defender moves are
+//! real defences) and an iterative-deepening AND/OR search over it; [`crate::dfpn`] searches the
+//! same game by proof numbers. The defender tries every real defence: against a four the forced
+//! block (a forbidden point for renju Black is no defence); against a straight-four threat every
+//! point on the lines of the threatened fours; against a four-three threat the points on its
+//! lines and on the lines through the block it would force (a defender stone there could turn
+//! that block into a four); and always every four of its own (a counter-attack the attacker must
+//! answer, after which the old threat still stands). Under renju Black never plays a forbidden
+//! point, as attacker or defender.
 
 use crate::board::Board;
 use crate::pattern::Pattern4;
 use crate::search::movegen::{gen_defence_against, order_score, own_class, ScoredMove};
-use crate::types::{Color, Pos, Rule};
+use crate::types::{Color, Dir, Pos, Rule};
 use std::time::Instant;
-
-const TABLE_BITS: u32 = 20;
-
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    /// Attacking moves with which a win was found (0 = none known).
-    win_depth: u8,
-    /// Attacking moves for which no win exists (searched completely).
-    fail_depth: u8,
-    /// The winning move of an attack node.
-    win_move: u16,
-}
 
 /// Limits of one VCT search.
 #[derive(Clone, Copy, Debug)]
 pub struct VctLimits {
-    /// Largest number of attacking moves (fours and threes) to try.
+    /// Largest number of attacking moves (iterative deepening search only).
     pub max_depth: i32,
     /// Node budget.
     pub max_nodes: u64,
@@ -55,38 +45,13 @@ pub struct VctResult {
     pub line: Option<Vec<Pos>>,
     /// Nodes visited.
     pub nodes: u64,
-    /// Deepest number of attacking moves searched completely.
+    /// Deepest number of attacking moves searched completely (iterative deepening only).
     pub depth: i32,
 }
 
-/// A reusable VCT searcher.
-#[derive(Debug)]
-pub struct VctSearcher {
-    table: Vec<EntryBox>,
-    nodes: u64,
-    limits: VctLimits,
-    start: Option<Instant>,
-    aborted: bool,
-    line: Vec<Pos>,
-    lists: Vec<Vec<ScoredMove>>,
-}
-
-#[derive(Clone, Copy, Default)]
-struct EntryBox(Entry);
-
-impl std::fmt::Debug for EntryBox {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Entry")
-    }
-}
-
-impl Default for VctSearcher {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-fn five_points(board: &Board, color: Color) -> ([Pos; 2], usize) {
+/// Up to two points where `color` makes five, and how many were found.
+#[must_use]
+pub fn five_points(board: &Board, color: Color) -> ([Pos; 2], usize) {
     let mut out = [Pos::NONE; 2];
     let mut n = 0;
     board.for_each_candidate(|q| {
@@ -98,24 +63,220 @@ fn five_points(board: &Board, color: Color) -> ([Pos; 2], usize) {
     (out, n)
 }
 
+/// The attacker's threats (side to move is `att`, with no five or straight four available and
+/// no five threat of the defender to answer): fours, threes, and quiet moves that create a
+/// straight-four or four-three point. Best first.
+#[must_use]
+pub fn attacker_threats(b: &mut Board, att: Color) -> Vec<Pos> {
+    let def = att.opponent();
+    // A defender holding a three of its own answers a three of ours with a straight four: then
+    // only fours, and threats that also break the defender's three, are worth trying.
+    let def_flex4 = b.threat_count(def, Pattern4::Flex4) > 0;
+    let mut pts: Vec<Pos> = Vec::new();
+    let mut quiet: Vec<Pos> = Vec::new();
+    b.for_each_candidate(|q| {
+        let t = b.threat(q, att);
+        if (Pattern4::Flex3..Pattern4::Five).contains(&t) {
+            pts.push(q);
+        } else if (Pattern4::Flex2..Pattern4::Flex3).contains(&t) {
+            quiet.push(q);
+        }
+    });
+    let threats_before =
+        b.threat_count(att, Pattern4::Flex4) + b.threat_count(att, Pattern4::Block4Flex3);
+    for q in quiet {
+        if own_class(b, q, att) == Pattern4::Forbid {
+            continue;
+        }
+        b.play_unchecked(q);
+        let threat = b.threat_count(att, Pattern4::Flex4)
+            + b.threat_count(att, Pattern4::Block4Flex3)
+            > threats_before;
+        b.undo();
+        if threat {
+            pts.push(q);
+        }
+    }
+    let last = b.last_move_of(att);
+    let mut list: Vec<ScoredMove> = Vec::with_capacity(pts.len());
+    for q in pts {
+        let class = own_class(b, q, att);
+        if class < Pattern4::Flex2 || class >= Pattern4::Five {
+            continue;
+        }
+        if def_flex4 && class < Pattern4::Block4 {
+            b.play_unchecked(q);
+            let breaks = b.threat_count(def, Pattern4::Flex4) == 0;
+            b.undo();
+            if !breaks {
+                continue;
+            }
+        }
+        let near = last.map_or(0, |l| {
+            let d = (l.x() as i32 - q.x() as i32)
+                .abs()
+                .max((l.y() as i32 - q.y() as i32).abs());
+            (8 - d.min(8)) * 40
+        });
+        let class_bonus = match class {
+            Pattern4::Block4Flex3 => 6000,
+            Pattern4::Flex3x2 => 4000,
+            Pattern4::Block4Plus | Pattern4::Flex3Plus => 2000,
+            Pattern4::Block4 | Pattern4::Flex3 => 1000,
+            _ => 0,
+        };
+        list.push(ScoredMove {
+            pos: q,
+            score: order_score(b, q, att, class) + near + class_bonus,
+        });
+    }
+    list.sort_by_key(|m| -m.score);
+    list.into_iter().map(|m| m.pos).collect()
+}
+
+/// What the defender (side to move) can do against the attacker's threat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Replies {
+    /// Nothing helps: two five points, or the only block is forbidden for renju Black.
+    AttackerWins,
+    /// The defender makes five, or the attacker has no threat left.
+    DefenderWins,
+    /// The real defences, best first (empty means none: the attacker wins).
+    Moves(Vec<Pos>),
+}
+
+/// The defender's (side to move) real defences against the attacker `att`.
+#[must_use]
+pub fn defender_replies(b: &mut Board, att: Color) -> Replies {
+    let def = att.opponent();
+    if b.threat_count(def, Pattern4::Five) > 0 {
+        return Replies::DefenderWins;
+    }
+    if b.threat_count(att, Pattern4::Five) > 0 {
+        let (pts, n) = five_points(b, att);
+        if n >= 2 {
+            return Replies::AttackerWins;
+        }
+        if def == Color::Black && b.rule() == Rule::Renju && b.is_forbidden(pts[0]) {
+            return Replies::AttackerWins;
+        }
+        return Replies::Moves(vec![pts[0]]);
+    }
+    let mut list = Vec::new();
+    if b.threat_count(att, Pattern4::Flex4) > 0 {
+        gen_defence_against(b, def, Pattern4::Flex4, &mut list);
+    } else if b.threat_count(att, Pattern4::Block4Flex3) > 0 {
+        gen_defence_against(b, def, Pattern4::Block4Flex3, &mut list);
+        add_block_line_defences(b, def, &mut list);
+    } else {
+        return Replies::DefenderWins;
+    }
+    list.sort_by_key(|m| -m.score);
+    Replies::Moves(list.into_iter().map(|m| m.pos).collect())
+}
+
+/// Adds to a defence list against four-three points the points on the lines through each
+/// four's five point (within four steps): a defender stone there could turn the later forced
+/// block into a four of the defender's own.
+fn add_block_line_defences(b: &mut Board, def: Color, list: &mut Vec<ScoredMove>) {
+    let att = def.opponent();
+    let mut threats = Vec::new();
+    b.for_each_candidate(|q| {
+        if b.threat(q, att) == Pattern4::Block4Flex3 {
+            threats.push(q);
+        }
+    });
+    for t in threats {
+        for d in Dir::ALL {
+            if !b.pattern(t, att, d).is_four() {
+                continue;
+            }
+            b.play_unchecked(t);
+            let mut r = Pos::NONE;
+            for k in 1..=4 {
+                for q in [t.step(d, k), t.step(d, -k)] {
+                    if b.is_empty(q) && b.threat(q, att) == Pattern4::Five {
+                        r = q;
+                    }
+                }
+            }
+            b.undo();
+            if r == Pos::NONE {
+                continue;
+            }
+            for d2 in Dir::ALL {
+                for k in 1..=4 {
+                    for q in [r.step(d2, k), r.step(d2, -k)] {
+                        if b.is_empty(q) && !list.iter().any(|m| m.pos == q) {
+                            let class = own_class(b, q, def);
+                            if class != Pattern4::Forbid {
+                                list.push(ScoredMove {
+                                    pos: q,
+                                    score: order_score(b, q, def, class),
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+const TABLE_BITS: u32 = 20;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    /// Attacking moves with which a win was found (0 = none known).
+    win_depth: u8,
+    /// Attacking moves for which no win exists (searched completely).
+    fail_depth: u8,
+    /// The winning move of an attack node.
+    win_move: u16,
+}
+
+/// A reusable iterative-deepening VCT searcher.
+pub struct VctSearcher {
+    table: Vec<Entry>,
+    nodes: u64,
+    limits: VctLimits,
+    start: Option<Instant>,
+    next_clock_check: u64,
+    aborted: bool,
+    line: Vec<Pos>,
+}
+
+impl std::fmt::Debug for VctSearcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "VctSearcher({} nodes)", self.nodes)
+    }
+}
+
+impl Default for VctSearcher {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl VctSearcher {
     /// A searcher with an empty table.
     #[must_use]
     pub fn new() -> VctSearcher {
         VctSearcher {
-            table: vec![EntryBox::default(); 1 << TABLE_BITS],
+            table: vec![Entry::default(); 1 << TABLE_BITS],
             nodes: 0,
             limits: VctLimits::default(),
             start: None,
+            next_clock_check: 0,
             aborted: false,
             line: Vec::new(),
-            lists: Vec::new(),
         }
     }
 
     /// Forgets the table.
     pub fn clear(&mut self) {
-        self.table.iter_mut().for_each(|e| *e = EntryBox::default());
+        self.table.iter_mut().for_each(|e| *e = Entry::default());
     }
 
     /// Searches for a VCT of the side to move, deepening the number of attacking moves from 1
@@ -124,11 +285,12 @@ impl VctSearcher {
         self.nodes = 0;
         self.limits = limits;
         self.start = Some(Instant::now());
+        self.next_clock_check = 0;
         self.aborted = false;
         let mut completed = 0;
         for depth in 1..=limits.max_depth.clamp(1, 200) {
             self.line.clear();
-            if self.attack(board, depth, 0) {
+            if self.attack(board, depth) {
                 return VctResult {
                     line: Some(self.line.clone()),
                     nodes: self.nodes,
@@ -153,7 +315,8 @@ impl VctSearcher {
         }
         if self.nodes > self.limits.max_nodes {
             self.aborted = true;
-        } else if self.nodes % 1024 == 0 {
+        } else if self.nodes >= self.next_clock_check {
+            self.next_clock_check = self.nodes + 1024;
             if let (Some(ms), Some(start)) = (self.limits.max_ms, self.start) {
                 if start.elapsed().as_millis() as u64 >= ms {
                     self.aborted = true;
@@ -169,7 +332,7 @@ impl VctSearcher {
 
     /// The attacker (side to move) plays a threat; true if it wins within `depth` more
     /// attacking moves.
-    fn attack(&mut self, b: &mut Board, depth: i32, ply: usize) -> bool {
+    fn attack(&mut self, b: &mut Board, depth: i32) -> bool {
         self.nodes += 1;
         if self.out_of_budget() {
             return false;
@@ -177,29 +340,20 @@ impl VctSearcher {
         let att = b.to_move();
         let def = att.opponent();
         if b.threat_count(att, Pattern4::Five) > 0 {
-            let (p, n) = five_points(b, att);
-            if n > 0 {
-                self.line.push(p[0]);
-                return true;
-            }
+            let (p, _) = five_points(b, att);
+            self.line.push(p[0]);
+            return true;
         }
         if b.threat_count(def, Pattern4::Five) > 0 {
             // the defender's counter-four must be blocked; the attack goes on only if a threat
-            // of ours still stands (or the block makes one)
+            // of ours still stands
             let (pts, n) = five_points(b, def);
-            if n != 1 {
+            if n != 1 || own_class(b, pts[0], att) == Pattern4::Forbid {
                 return false;
             }
-            let blk = pts[0];
-            if own_class(b, blk, att) == Pattern4::Forbid {
-                return false;
-            }
-            b.play_unchecked(blk);
-            self.line.push(blk);
-            let threat = b.threat_count(att, Pattern4::Five) > 0
-                || b.threat_count(att, Pattern4::Flex4) > 0
-                || b.threat_count(att, Pattern4::Block4Flex3) > 0;
-            let won = threat && self.defend(b, depth, ply + 1);
+            b.play_unchecked(pts[0]);
+            self.line.push(pts[0]);
+            let won = self.defend(b, depth);
             if !won {
                 self.line.pop();
             }
@@ -213,109 +367,40 @@ impl VctSearcher {
                     found = q;
                 }
             });
-            if found != Pos::NONE {
-                self.line.push(found);
-                return true;
-            }
+            self.line.push(found);
+            return true;
         }
         if depth <= 0 {
             return false;
         }
         let key = b.key();
         let slot = Self::slot(key);
-        let e = self.table[slot].0;
+        let e = self.table[slot];
         if e.key == key {
             if i32::from(e.fail_depth) >= depth {
                 return false;
             }
-            if e.win_depth > 0 && i32::from(e.win_depth) <= depth && e.win_move != 0 {
+            if e.win_depth > 0 && i32::from(e.win_depth) <= depth {
                 // replay the known winning move (cheap, and gives the line)
                 let m = Pos::from_index(e.win_move as usize);
                 if b.is_empty(m) {
                     b.play_unchecked(m);
                     self.line.push(m);
-                    let mark = self.line.len();
-                    if self.defend(b, depth - 1, ply + 1) {
+                    if self.defend(b, depth - 1) {
                         b.undo();
                         return true;
                     }
-                    self.line.truncate(mark - 1);
+                    self.line.pop();
                     b.undo();
                 }
             }
         }
-        // The defender holding a three of its own answers a three of ours with a straight
-        // four: then only fours, and threes that also break the defender's three, are tried.
-        let def_flex4 = b.threat_count(def, Pattern4::Flex4) > 0;
-        if self.lists.len() <= ply {
-            self.lists.resize_with(ply + 1, Vec::new);
-        }
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        list.clear();
-        let mut pts: Vec<Pos> = Vec::new();
-        let mut quiet: Vec<Pos> = Vec::new();
-        b.for_each_candidate(|q| {
-            let t = b.threat(q, att);
-            if (Pattern4::Flex3..Pattern4::Five).contains(&t) {
-                pts.push(q);
-            } else if (Pattern4::Flex2..Pattern4::Flex3).contains(&t) {
-                // may set up a double four or a four-three (a threat too): checked below
-                quiet.push(q);
-            }
-        });
-        let threats_before =
-            b.threat_count(att, Pattern4::Flex4) + b.threat_count(att, Pattern4::Block4Flex3);
-        for q in quiet {
-            if own_class(b, q, att) == Pattern4::Forbid {
-                continue;
-            }
-            b.play_unchecked(q);
-            let threat = b.threat_count(att, Pattern4::Flex4)
-                + b.threat_count(att, Pattern4::Block4Flex3)
-                > threats_before;
-            b.undo();
-            if threat {
-                pts.push(q);
-            }
-        }
-        let last = b.last_move_of(att);
-        for q in pts {
-            let class = own_class(b, q, att);
-            if class < Pattern4::Flex2 || class >= Pattern4::Five {
-                continue;
-            }
-            if def_flex4 && class < Pattern4::Block4 {
-                b.play_unchecked(q);
-                let breaks = b.threat_count(def, Pattern4::Flex4) == 0;
-                b.undo();
-                if !breaks {
-                    continue;
-                }
-            }
-            let near = last.map_or(0, |l| {
-                let d = (l.x() as i32 - q.x() as i32)
-                    .abs()
-                    .max((l.y() as i32 - q.y() as i32).abs());
-                (8 - d.min(8)) * 40
-            });
-            let class_bonus = match class {
-                Pattern4::Block4Flex3 => 5000,
-                Pattern4::Flex3x2 => 3000,
-                Pattern4::Block4Plus | Pattern4::Flex3Plus => 1000,
-                _ => 0,
-            };
-            list.push(ScoredMove {
-                pos: q,
-                score: order_score(b, q, att, class) + near + class_bonus,
-            });
-        }
-        list.sort_by_key(|m| -m.score);
+        let moves = attacker_threats(b, att);
         let mut won = Pos::NONE;
-        for i in 0..list.len() {
-            let m = list[i].pos;
+        for m in moves {
             b.play_unchecked(m);
             self.line.push(m);
-            let ok = self.defend(b, depth - 1, ply + 1);
+            let ok = self.defend(b, depth - 1);
             if !ok {
                 self.line.pop();
             }
@@ -328,8 +413,7 @@ impl VctSearcher {
                 break;
             }
         }
-        self.lists[ply] = list;
-        let entry = &mut self.table[slot].0;
+        let entry = &mut self.table[slot];
         if entry.key != key {
             *entry = Entry {
                 key,
@@ -352,67 +436,41 @@ impl VctSearcher {
     }
 
     /// The defender (side to move) answers the attacker's threat; true if every defence loses.
-    fn defend(&mut self, b: &mut Board, depth: i32, ply: usize) -> bool {
+    /// The line keeps the defence that held out longest.
+    fn defend(&mut self, b: &mut Board, depth: i32) -> bool {
         self.nodes += 1;
         if self.out_of_budget() {
             return false;
         }
-        let def = b.to_move();
-        let att = def.opponent();
-        if b.threat_count(def, Pattern4::Five) > 0 {
-            return false; // the defender makes five first
-        }
-        if b.threat_count(att, Pattern4::Five) > 0 {
-            let (pts, n) = five_points(b, att);
-            if n >= 2 {
-                return true;
-            }
-            let r = pts[0];
-            if def == Color::Black && b.rule() == Rule::Renju && b.is_forbidden(r) {
-                return true;
-            }
-            b.play_unchecked(r);
-            self.line.push(r);
-            let won = self.attack(b, depth, ply + 1);
-            if !won {
-                self.line.pop();
-            }
-            b.undo();
-            return won;
-        }
-        let threat = if b.threat_count(att, Pattern4::Flex4) > 0 {
-            Pattern4::Flex4
-        } else if b.threat_count(att, Pattern4::Block4Flex3) > 0 {
-            Pattern4::Block4Flex3
-        } else {
-            return false; // no threat: the attacker lost the initiative
+        let att = b.to_move().opponent();
+        let moves = match defender_replies(b, att) {
+            Replies::AttackerWins => return true,
+            Replies::DefenderWins => return false,
+            Replies::Moves(m) => m,
         };
-        if self.lists.len() <= ply {
-            self.lists.resize_with(ply + 1, Vec::new);
-        }
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        gen_defence_against(b, def, threat, &mut list);
-        list.sort_by_key(|m| -m.score);
-        let mut all_lose = true;
-        let n = list.len();
-        for i in 0..n {
-            let d = list[i].pos;
-            let mark = self.line.len();
+        let mark = self.line.len();
+        let mut longest: Option<Vec<Pos>> = None;
+        for d in moves {
             b.play_unchecked(d);
             self.line.push(d);
-            let lost = self.attack(b, depth, ply + 1);
+            let lost = self.attack(b, depth);
             b.undo();
             if !lost {
                 self.line.truncate(mark);
-                all_lose = false;
-                break;
+                return false;
             }
-            if i + 1 < n {
-                self.line.truncate(mark);
+            if longest
+                .as_ref()
+                .is_none_or(|l| self.line.len() - mark > l.len())
+            {
+                longest = Some(self.line[mark..].to_vec());
             }
+            self.line.truncate(mark);
         }
-        self.lists[ply] = list;
+        if let Some(l) = longest {
+            self.line.extend(l);
+        }
         // no defence at all (renju Black with every blocking point forbidden) loses too
-        all_lose
+        true
     }
 }
