@@ -63,6 +63,8 @@ struct PlyState {
     value: [i32; 2],
     rect: [u8; 4],
     p4_count: [[u16; NUM_PATTERN4]; 2],
+    /// `near_rows` of the seven rows around the move, before it.
+    near_saved: [u32; 7],
 }
 
 /// The kinds of renju forbidden points of Black.
@@ -166,14 +168,15 @@ const NEAR_OFFSETS: [i32; 32] = {
     t
 };
 
-/// [`NEAR_OFFSETS`] as one little-endian word per row (dy = -3..=3), byte `dx + 3` set.
-const NEAR_ROWS: [u64; 7] = {
-    let mut rows = [0u64; 7];
+/// [`NEAR_OFFSETS`] as a bit mask per row (dy = -3..=3), bit `dx + 3` set (the point itself
+/// included: it is removed as occupied).
+const NEAR_ROW_SHAPES: [u8; 7] = {
+    let mut rows = [0u8; 7];
     let mut n = 0;
     while n < NEAR_OFFSETS.len() {
         let o = NEAR_OFFSETS[n] + 3 * STRIDE as i32 + 3;
         let (r, c) = (o / STRIDE as i32, o % STRIDE as i32);
-        rows[r as usize] |= 1u64 << (8 * c);
+        rows[r as usize] |= 1 << c;
         n += 1;
     }
     rows
@@ -202,7 +205,6 @@ pub struct Board {
     cells: [u8; NUM_CELLS],
     lines: [[u64; LINE_IDS]; 4],
     info: Box<[PointInfo; NUM_CELLS]>,
-    near: [u8; NUM_CELLS],
     key: u64,
     to_move: Color,
     moves: Vec<Pos>,
@@ -215,6 +217,11 @@ pub struct Board {
     stones: usize,
     /// Bounding rectangle (x0, y0, x1, y1, inclusive) of candidate points; x0 > x1 when empty.
     rect: [u8; 4],
+    /// Per board row, bit x set when point (x, y) is near a stone (candidates are these bits
+    /// minus the occupied ones).
+    near_rows: [u32; STRIDE],
+    /// Per board row, bit x set when point (x, y) holds a stone.
+    stone_rows: [u32; STRIDE],
     /// Number of empty points of each threat class, per colour.
     p4_count: [[u16; NUM_PATTERN4]; 2],
     /// How far along a line a stone changes patterns: 4 in freestyle (fives or more count, so
@@ -268,7 +275,6 @@ impl Board {
             cells: [WALL; NUM_CELLS],
             lines: [[u64::MAX; LINE_IDS]; 4],
             info: Box::new([NEUTRAL; NUM_CELLS]),
-            near: [0; NUM_CELLS],
             key: 0,
             to_move: Color::Black,
             moves: Vec::with_capacity(size * size + 64),
@@ -278,6 +284,8 @@ impl Board {
             value: [0; 2],
             stones: 0,
             rect: [u8::MAX, u8::MAX, 0, 0],
+            near_rows: [0; STRIDE],
+            stone_rows: [0; STRIDE],
             p4_count: [[0; NUM_PATTERN4]; 2],
             reach: if rule == Rule::Freestyle {
                 HALF - 1
@@ -492,18 +500,11 @@ impl Board {
             .map(|i| self.moves[i])
     }
 
-    /// Number of stones near `p` (non-zero makes an empty point a move candidate).
-    #[inline]
-    #[must_use]
-    pub fn near_count(&self, p: Pos) -> u8 {
-        self.near[p.index()]
-    }
-
     /// Whether `p` is an empty point near some stone.
     #[inline]
     #[must_use]
     pub fn is_candidate(&self, p: Pos) -> bool {
-        self.cells[p.index()] == EMPTY && self.near[p.index()] > 0
+        self.cells[p.index()] == EMPTY && self.near_rows[p.y()] & (1 << p.x()) != 0
     }
 
     /// The window key (ten neighbours, two bits each) of point `p` in direction `d`.
@@ -523,13 +524,13 @@ impl Board {
         if x0 > x1 {
             return;
         }
-        for y in y0..=y1 {
-            let row = (y as usize + PAD) * STRIDE + PAD;
-            for x in x0..=x1 {
-                let i = row + x as usize;
-                if self.cells[i] == EMPTY && self.near[i] > 0 {
-                    f(Pos(i as u16));
-                }
+        for y in y0 as usize..=y1 as usize {
+            let mut bits = self.near_rows[y] & !self.stone_rows[y];
+            let row = (y + PAD) * STRIDE + PAD;
+            while bits != 0 {
+                let x = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                f(Pos((row + x) as u16));
             }
         }
     }
@@ -592,6 +593,7 @@ impl Board {
             value: self.value,
             rect: self.rect,
             p4_count: self.p4_count,
+            near_saved: [0; 7],
         });
         self.moves.push(Pos::PASS);
         self.to_move = color.opponent();
@@ -625,6 +627,7 @@ impl Board {
             value: self.value,
             rect: self.rect,
             p4_count: self.p4_count,
+            near_saved: self.near_rows_around(p.y()),
         });
         self.moves.push(p);
 
@@ -672,7 +675,7 @@ impl Board {
         }
         self.value[0] += dv[0];
         self.value[1] += dv[1];
-        self.add_near(i, false);
+        self.mark_near_rows(p);
         self.grow_rect(p);
         #[cfg(debug_assertions)]
         self.debug_check_local(p);
@@ -690,6 +693,8 @@ impl Board {
         }
         self.value = st.value;
         self.rect = st.rect;
+        self.restore_near_rows(st.pos.y(), st.near_saved);
+        self.stone_rows[st.pos.y()] &= !(1 << st.pos.x());
         self.p4_count = st.p4_count;
         let bits = c as u64 + 1;
         self.cells[i] = EMPTY;
@@ -703,7 +708,6 @@ impl Board {
         }
         self.to_move = st.prev_to_move;
         self.stones -= 1;
-        self.add_near(i, true);
         #[cfg(debug_assertions)]
         self.debug_check_local(st.pos);
     }
@@ -756,19 +760,40 @@ impl Board {
         }
     }
 
-    /// Adds (or removes) one to the near count of the neighbourhood of `i`: seven rows, each
-    /// updated as one 8-byte word (counts stay far below 256, so bytes never carry).
-    #[inline(always)]
-    fn add_near(&mut self, i: usize, remove: bool) {
-        for (r, &word) in NEAR_ROWS.iter().enumerate() {
-            let at = i + r * STRIDE - 3 * STRIDE - 3;
-            let bytes: &mut [u8; 8] = (&mut self.near[at..at + 8])
-                .try_into()
-                .expect("eight bytes inside the array");
-            let v = u64::from_le_bytes(*bytes);
-            let v = if remove { v - word } else { v + word };
-            *bytes = v.to_le_bytes();
+    fn near_rows_around(&self, y: usize) -> [u32; 7] {
+        let mut out = [0u32; 7];
+        for (k, o) in out.iter_mut().enumerate() {
+            let yy = y + k;
+            if yy >= 3 && yy - 3 < self.size {
+                *o = self.near_rows[yy - 3];
+            }
         }
+        out
+    }
+
+    fn restore_near_rows(&mut self, y: usize, saved: [u32; 7]) {
+        for (k, &v) in saved.iter().enumerate() {
+            let yy = y + k;
+            if yy >= 3 && yy - 3 < self.size {
+                self.near_rows[yy - 3] = v;
+            }
+        }
+    }
+
+    /// Marks the neighbourhood of a new stone as near, and the point as occupied.
+    fn mark_near_rows(&mut self, p: Pos) {
+        let (x, y) = (p.x(), p.y());
+        let width = (1u64 << self.size) - 1;
+        for (k, &shape) in NEAR_ROW_SHAPES.iter().enumerate() {
+            let yy = y + k;
+            if yy < 3 || yy - 3 >= self.size {
+                continue;
+            }
+            // shape bit j is dx = j - 3
+            let bits = ((u64::from(shape) << x) >> 3) & width;
+            self.near_rows[yy - 3] |= bits as u32;
+        }
+        self.stone_rows[y] |= 1 << x;
     }
 
     fn grow_rect(&mut self, p: Pos) {
@@ -872,9 +897,6 @@ impl Board {
                     Pos(i as u16)
                 ));
             }
-            if self.cells[i] != WALL && self.near[i] != fresh.near[i] {
-                return Err(format!("near count differs at {:?}", Pos(i as u16)));
-            }
         }
         let mut sums = [0i32; 2];
         for i in 0..NUM_CELLS {
@@ -887,6 +909,11 @@ impl Board {
                 "value sums {:?} vs recomputed {sums:?}",
                 self.value
             ));
+        }
+        if self.near_rows[..self.size] != fresh.near_rows[..self.size]
+            || self.stone_rows[..self.size] != fresh.stone_rows[..self.size]
+        {
+            return Err("candidate rows differ".into());
         }
         if self.stones != fresh.stones {
             return Err("stone count differs".into());
@@ -911,9 +938,7 @@ impl Board {
                 let (id, off) = line_id(d, i);
                 b.lines[d][id] |= (v as u64) << (2 * off);
             }
-            for o in NEAR_OFFSETS {
-                b.near[(i as i32 + o) as usize] += 1;
-            }
+            b.mark_near_rows(Pos(i as u16));
         }
         b.to_move = self.to_move;
         if b.to_move == Color::White {

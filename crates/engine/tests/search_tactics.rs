@@ -142,14 +142,29 @@ fn freestyle_tactics_outcomes() {
                 }
             }
             Some("not-win") => {
-                // "not-win" labels come from depth-limited searches of the source, so a longer
-                // forced win may still exist (the threat solver's tests check these); what the
-                // main search must do is find the listed defence when there is one.
-                if let Some(best) = r.get("best").filter(|b| *b != "any") {
-                    let allowed = r.points(best).unwrap();
+                // "not-win" labels and their `best=` defences come from depth-limited searches of
+                // the source (minimax to depth 6 here); the engine looks deeper and may prefer
+                // another defence. What it must never do is allow a win by fours: whatever it
+                // plays, the opponent has no VCF afterwards when some move prevents one.
+                let mut b = game.board().clone();
+                let mut vcf = gomoku_engine::vcf::VcfSearcher::new();
+                let refutes = |b: &mut Board, vcf: &mut gomoku_engine::vcf::VcfSearcher, m: Pos| {
+                    b.play(m);
+                    let ok = vcf.search(b, 250, 200_000).is_none();
+                    b.undo();
+                    ok
+                };
+                let any_refutes = r
+                    .get("best")
+                    .filter(|b| *b != "any")
+                    .map(|best| r.points(best).unwrap())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .any(|m| refutes(&mut b, &mut vcf, m));
+                if any_refutes {
                     assert!(
-                        allowed.contains(&res.best_move),
-                        "{line}: played {:?}",
+                        refutes(&mut b, &mut vcf, res.best_move),
+                        "{line}: {:?} allows a VCF",
                         res.best_move
                     );
                 }
@@ -293,4 +308,97 @@ fn always_a_legal_move() {
         },
     );
     assert_eq!(res.best_move, Pos::new(4, 4));
+}
+
+#[test]
+fn defends_against_the_opponents_vcf_when_possible() {
+    // The VCF puzzles with the attacker's move passed: the engine defends, and must leave the
+    // attacker without a VCF whenever some move can.
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let text =
+        std::fs::read_to_string(here.join("tests/data/renju-vcf-with-solutions.txt")).unwrap();
+    let mut vcf = gomoku_engine::vcf::VcfSearcher::new();
+    let (mut defended, mut hopeless) = (0, 0);
+    for line in text.lines().filter(|l| !Record::is_blank(l)).take(40) {
+        let r = Record::parse(line).unwrap();
+        let mut b = r.game().unwrap().board().clone();
+        b.pass();
+        let us = b.to_move();
+        let mut cands = Vec::new();
+        b.for_each_candidate(|p| cands.push(p));
+        let refuting: Vec<Pos> = cands
+            .into_iter()
+            .filter(|&m| {
+                if us == Color::Black && b.is_forbidden(m) {
+                    return false;
+                }
+                b.play(m);
+                let ok = vcf.search(&mut b, 250, 100_000).is_none();
+                b.undo();
+                ok
+            })
+            .collect();
+        let res = search(
+            &b,
+            Limits {
+                nodes: Some(20_000),
+                ..Limits::default()
+            },
+        );
+        if refuting.is_empty() {
+            hopeless += 1;
+            continue;
+        }
+        assert!(
+            refuting.contains(&res.best_move),
+            "{line}\n  played {:?}, which allows a VCF; refutations: {refuting:?}",
+            res.best_move
+        );
+        defended += 1;
+    }
+    assert!(
+        defended >= 10,
+        "only {defended} positions had a defence ({hopeless} hopeless)"
+    );
+}
+
+#[test]
+fn two_threads_reach_the_depth_limit_and_report_every_iteration_in_order() {
+    for (rule, moves) in [
+        (Rule::Freestyle, "h8 g9 f10 g8 g7"),
+        (Rule::Renju, "h8 h7 j6 i7 f7"),
+    ] {
+        let mut b = Board::new(15, rule).unwrap();
+        for m in moves.split_whitespace() {
+            b.play(gomoku_engine::notation::parse_pos(m, 15).unwrap());
+        }
+        let mut e = Engine::new(EngineConfig {
+            hash_mb: 8,
+            threads: 2,
+        });
+        let stop = AtomicBool::new(false);
+        let mut depths = Vec::new();
+        let res = e.search(
+            &b,
+            &Limits {
+                depth: Some(9),
+                ..Limits::default()
+            },
+            &SearchOptions::default(),
+            &stop,
+            &mut |ev| {
+                if let gomoku_engine::search::SearchEvent::Iteration(info) = ev {
+                    depths.push(info.depth);
+                }
+            },
+        );
+        assert_eq!(res.depth, 9, "{moves}");
+        assert!(b.is_empty(res.best_move), "{moves}");
+        assert_eq!(res.pv.first(), Some(&res.best_move), "{moves}");
+        assert!(!depths.is_empty(), "{moves}: no progress reported");
+        assert!(
+            depths.windows(2).all(|w| w[0] < w[1]),
+            "{moves}: iterations reported out of order: {depths:?}"
+        );
+    }
 }

@@ -47,6 +47,24 @@ pub struct Args {
     /// Print only the summary.
     #[arg(long)]
     pub quiet: bool,
+    /// Override a search parameter for this run (`name=value`, repeatable; for tuning).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+}
+
+/// Search parameters with `--set name=value` overrides applied.
+///
+/// # Errors
+/// Malformed overrides, unknown names and bad values.
+pub fn params_with(overrides: &[String]) -> Result<gomoku_engine::search::SearchParams> {
+    let mut p = gomoku_engine::search::SearchParams::default();
+    for o in overrides {
+        let (k, v) = o
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("'{o}': expected --set name=value"))?;
+        p.set(k.trim(), v.trim()).map_err(anyhow::Error::msg)?;
+    }
+    Ok(p)
 }
 
 fn search_one(
@@ -54,9 +72,11 @@ fn search_one(
     depth: i32,
     hash_mb: usize,
     threads: usize,
+    params: &gomoku_engine::search::SearchParams,
 ) -> Result<(SearchResult, f64)> {
     let game = rec.game()?;
     let mut engine = Engine::new(EngineConfig { hash_mb, threads });
+    engine.set_params(params.clone());
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -71,6 +91,12 @@ fn search_one(
         &mut |_| {},
     );
     Ok((res, t.elapsed().as_secs_f64()))
+}
+
+/// The median of a non-empty list.
+fn median_of(xs: &mut [f64]) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
 }
 
 /// FNV-1a over the per-position node counts, scores and moves.
@@ -102,21 +128,19 @@ pub fn run(args: &Args) -> Result<()> {
         .iter()
         .map(|l| Record::parse(l))
         .collect::<Result<_, _>>()?;
+    let params = params_with(&args.set)?;
     let runs = args.runs.max(1);
     let mut rates = Vec::new();
     let mut total_nodes = 0;
     let mut sig = 0;
-    let mut times_1t = Vec::new();
     for run in 0..runs {
         let mut items = Vec::new();
         let mut nodes = 0u64;
         let mut secs = 0.0;
-        times_1t.clear();
         for (i, rec) in records.iter().enumerate() {
-            let (res, t) = search_one(rec, args.depth, args.hash_mb, 1)?;
+            let (res, t) = search_one(rec, args.depth, args.hash_mb, 1, &params)?;
             nodes += res.stats.nodes;
             secs += t;
-            times_1t.push(t);
             items.push((res.stats.nodes, res.score, res.best_move.index()));
             if run == 0 && !args.quiet {
                 println!(
@@ -159,34 +183,61 @@ pub fn run(args: &Args) -> Result<()> {
         if threads < 2 {
             bail!("--threads must be at least 2 for the comparison");
         }
-        let mut sum1 = 0.0;
-        let mut sumn = 0.0;
         println!(
             "Time to depth {}: 1 thread vs {threads} threads",
             args.depth
         );
-        for (i, rec) in records.iter().enumerate() {
-            let t1 = times_1t[i];
-            let (res, tn) = search_one(rec, args.depth, args.hash_mb, threads)?;
-            sum1 += t1;
-            sumn += tn;
-            if !args.quiet {
+        // 1 and N threads alternate position by position, so that a change in the machine's
+        // load hits both alike; the figure is the median over the runs of the total-time ratio.
+        let mut ratios = Vec::new();
+        let mut totals = Vec::new();
+        for run in 0..runs {
+            let (mut sum1, mut sumn) = (0.0, 0.0);
+            for (i, rec) in records.iter().enumerate() {
+                let (_, t1) = search_one(rec, args.depth, args.hash_mb, 1, &params)?;
+                let (res, tn) = search_one(rec, args.depth, args.hash_mb, threads, &params)?;
+                sum1 += t1;
+                sumn += tn;
+                if run == 0 && !args.quiet {
+                    println!(
+                        "position {:>2}: {:>8.0} ms vs {:>8.0} ms  ({:.2}x)  best {}",
+                        i + 1,
+                        t1 * 1000.0,
+                        tn * 1000.0,
+                        t1 / tn.max(1e-9),
+                        format_pos(res.best_move, rec.size)
+                    );
+                }
+            }
+            if runs > 1 && !args.quiet {
                 println!(
-                    "position {:>2}: {:>8.0} ms vs {:>8.0} ms  ({:.2}x)  best {}",
-                    i + 1,
-                    t1 * 1000.0,
-                    tn * 1000.0,
-                    t1 / tn.max(1e-9),
-                    format_pos(res.best_move, rec.size)
+                    "run {:>2}      : {:>8.0} ms vs {:>8.0} ms  ({:.2}x)",
+                    run + 1,
+                    sum1 * 1000.0,
+                    sumn * 1000.0,
+                    sum1 / sumn.max(1e-9)
                 );
             }
+            ratios.push(sum1 / sumn.max(1e-9));
+            totals.push((sum1, sumn));
         }
+        let ratio = median_of(&mut ratios);
+        let (sum1, sumn) = totals
+            .iter()
+            .copied()
+            .find(|(a, b)| a / b.max(1e-9) == ratio)
+            .unwrap_or(totals[0]);
         println!(
-            "Total         : {:.0} ms vs {:.0} ms: {threads} threads reach depth {} {:.2}x faster",
+            "Total         : {:.0} ms vs {:.0} ms{}: {threads} threads reach depth {} {:.2}x faster",
             sum1 * 1000.0,
             sumn * 1000.0,
+            if runs == 1 {
+                String::new()
+            } else {
+                format!(" (median of {runs} runs)")
+            },
             args.depth,
-            sum1 / sumn.max(1e-9)
+            ratio
         );
     }
     Ok(())

@@ -40,6 +40,9 @@ pub struct Args {
     /// Read the moves as a diagram (stones placed without game rules).
     #[arg(long)]
     pub diagram: bool,
+    /// Override a search parameter (`name=value`, repeatable; for tuning experiments).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
     /// Moves in play order, Black first, `--` for a pass.
     #[arg(allow_hyphen_values = true)]
     pub moves: Vec<String>,
@@ -96,7 +99,15 @@ pub fn run(args: &Args) -> Result<()> {
         bail!("--threads must be at least 1");
     }
     let size = board.size();
-    let (_, mut searcher) = args.components.build(args.hash_mb, args.threads)?;
+    let (spec, mut searcher) = args.components.build(args.hash_mb, args.threads)?;
+    if !args.set.is_empty() {
+        if spec.search != gomoku_engine::study::SearchKind::Pvs {
+            bail!("--set only applies to the engine's search (pvs)");
+        }
+        let mut engine = gomoku_engine::Engine::new(spec.engine.clone());
+        engine.set_params(crate::commands::bench::params_with(&args.set)?);
+        searcher = Box::new(engine);
+    }
     let limits = Limits {
         move_time_ms: Some(args.time_ms),
         depth: args.depth,

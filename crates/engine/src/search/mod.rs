@@ -176,7 +176,16 @@ pub struct Engine {
     config: EngineConfig,
     tt: TranspositionTable,
     params: SearchParams,
+    vcf: crate::vcf::VcfSearcher,
+    vct: Option<Box<crate::vct::VctSearcher>>,
+    /// Rule and size the threat tables were filled under (their keys do not encode them).
+    threat_context: Option<(crate::types::Rule, usize)>,
 }
+
+/// Node budget of each VCF check around the root (ours, the opponent's, per candidate move).
+const ROOT_VCF_NODES: u64 = 20_000;
+/// Node budget of the VCF check of each candidate move when the opponent threatens one.
+const DEFENCE_VCF_NODES: u64 = 4_000;
 
 impl Engine {
     /// An engine with the given settings (the table is allocated now).
@@ -187,6 +196,9 @@ impl Engine {
             config,
             tt,
             params: SearchParams::default(),
+            vcf: crate::vcf::VcfSearcher::new(),
+            vct: None,
+            threat_context: None,
         }
     }
 
@@ -223,6 +235,189 @@ impl Engine {
         self.tt.clear();
     }
 
+    /// Threat searches around the root, before the main search:
+    /// 1. a VCF of ours wins at once (the line becomes the answer);
+    /// 2. when the opponent would win by VCF if we passed, the root moves that do not stop it
+    ///    are excluded (as long as one that does exists);
+    /// 3. with time to spare, a VCT of ours is looked for (and played when found).
+    fn threat_precheck(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        options: &mut SearchOptions,
+        time: &TimeManager,
+        report: &mut dyn FnMut(SearchEvent<'_>),
+    ) -> Option<SearchResult> {
+        if board.stone_count() == 0 || board.is_full() || options.all_root_values {
+            return None;
+        }
+        let context = Some((board.rule(), board.size()));
+        if self.threat_context != context {
+            self.vcf.clear();
+            if let Some(v) = self.vct.as_mut() {
+                v.clear();
+            }
+            self.threat_context = context;
+        }
+        let mut b = board.clone();
+        let us = b.to_move();
+        let mut nodes = 0;
+        // 1. our VCF
+        if let Some(line) = self.vcf.search(&mut b, 250, ROOT_VCF_NODES) {
+            nodes += self.vcf.nodes();
+            if line.first().is_some_and(|m| !options.exclude.contains(m)) {
+                return Some(self.threat_result(board, line, nodes, time, report));
+            }
+        }
+        nodes += self.vcf.nodes();
+        // 2. the opponent's VCF threat: keep only the root moves that stop it
+        b.pass();
+        let threat = self.vcf.search(&mut b, 250, ROOT_VCF_NODES);
+        nodes += self.vcf.nodes();
+        b.undo();
+        if threat.is_some() {
+            let mut cands = Vec::new();
+            b.for_each_candidate(|p| cands.push(p));
+            let mut losing = Vec::new();
+            let mut safe = 0;
+            for m in cands {
+                if options.exclude.contains(&m)
+                    || (us == crate::types::Color::Black && b.is_forbidden(m))
+                {
+                    continue;
+                }
+                b.play_unchecked(m);
+                let refuted = self.vcf.search(&mut b, 250, DEFENCE_VCF_NODES).is_none();
+                nodes += self.vcf.nodes();
+                b.undo();
+                if refuted {
+                    safe += 1;
+                } else {
+                    losing.push(m);
+                }
+            }
+            if safe > 0 {
+                options.exclude.extend(losing);
+            }
+        }
+        // 3. a VCT of ours, with time to spare
+        if let Some(ms) = limits.move_time_ms.filter(|&t| t >= 200) {
+            let budget = (ms / 10).min(300);
+            let vct = self
+                .vct
+                .get_or_insert_with(|| Box::new(crate::vct::VctSearcher::new()));
+            let res = vct.search(
+                &mut b,
+                crate::vct::VctLimits {
+                    max_depth: 12,
+                    max_nodes: u64::MAX,
+                    max_ms: Some(budget),
+                },
+            );
+            nodes += res.nodes;
+            if let Some(line) = res.line {
+                if line.first().is_some_and(|m| !options.exclude.contains(m)) {
+                    return Some(self.threat_result(board, line, nodes, time, report));
+                }
+            }
+        }
+        let _ = nodes;
+        None
+    }
+
+    /// The answer when a threat search proved a win: its line as the principal variation.
+    fn threat_result(
+        &self,
+        board: &Board,
+        line: Vec<Pos>,
+        nodes: u64,
+        time: &TimeManager,
+        report: &mut dyn FnMut(SearchEvent<'_>),
+    ) -> SearchResult {
+        // plies to the five: the line, plus the last two moves when it ends in a straight four
+        let mut b = board.clone();
+        for &m in &line {
+            b.play_unchecked(m);
+        }
+        let ends_in_five = line.last().is_some_and(|&m| b.winning_line(m).is_some());
+        let plies = line.len() as i32 + if ends_in_five { 0 } else { 2 };
+        let score = score::win_in(plies);
+        let elapsed_ms = time.elapsed_ms();
+        let info = SearchInfo {
+            depth: plies,
+            seldepth: plies,
+            score,
+            nodes,
+            nps: nodes * 1000 / elapsed_ms.max(1),
+            tt_hits: 0,
+            elapsed_ms,
+            pv: line.clone(),
+            hashfull: 0,
+        };
+        report(SearchEvent::Iteration(&info));
+        SearchResult {
+            best_move: line[0],
+            score,
+            depth: plies,
+            seldepth: plies,
+            pv: line.clone(),
+            root_moves: vec![RootMove {
+                pos: line[0],
+                score,
+                bound: ValueBound::Exact,
+                pv: line,
+                depth: plies,
+            }],
+            stats: SearchStats {
+                nodes,
+                vcf_nodes: nodes,
+                ..SearchStats::default()
+            },
+            branching: Vec::new(),
+            elapsed_ms,
+        }
+    }
+
+    /// After the main search: if the chosen move lets the opponent win by VCF and another root
+    /// move does not, switch to the best such move.
+    fn threat_postcheck(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        options: &SearchOptions,
+        time: &TimeManager,
+        result: &mut SearchResult,
+    ) {
+        if options.all_root_values
+            || !result.best_move.is_point()
+            || score::is_decisive(result.score)
+        {
+            return;
+        }
+        let _ = (limits, time);
+        let mut b = board.clone();
+        let candidates: Vec<Pos> = result.root_moves.iter().map(|r| r.pos).take(8).collect();
+        for (i, m) in candidates.into_iter().enumerate() {
+            if !b.is_empty(m) {
+                continue;
+            }
+            b.play_unchecked(m);
+            let loses = self.vcf.search(&mut b, 250, DEFENCE_VCF_NODES).is_some();
+            b.undo();
+            if !loses {
+                if i > 0 {
+                    if let Some(k) = result.root_moves.iter().position(|r| r.pos == m) {
+                        let rm = result.root_moves.remove(k);
+                        result.best_move = rm.pos;
+                        result.pv = rm.pv.clone();
+                        result.root_moves.insert(0, rm);
+                    }
+                }
+                return;
+            }
+        }
+    }
+
     /// Searches `board` for its side to move until a limit is hit or `stop` becomes true, and
     /// returns the best move found. Progress goes to `report`.
     pub fn search(
@@ -236,6 +431,10 @@ impl Engine {
         let empties = board.size() * board.size() - board.stone_count();
         let time = TimeManager::start(limits, empties);
         self.tt.new_search();
+        let mut options = options.clone();
+        if let Some(result) = self.threat_precheck(board, limits, &mut options, &time, report) {
+            return result;
+        }
         let shared = Shared {
             tt: &self.tt,
             stop,
@@ -247,6 +446,9 @@ impl Engine {
             total_tt_hits: AtomicU64::new(0),
             completed_depth: AtomicU64::new(0),
             params: self.params.clone(),
+            deepest: std::sync::Mutex::new(None),
+            main_depth: AtomicU64::new(0),
+            completed_any: AtomicU64::new(0),
         };
         let threads = self.config.threads.max(1);
         let mut helper_stats = SearchStats::default();
@@ -278,6 +480,27 @@ impl Engine {
             .stats
             .nodes
             .max(shared.total_nodes.load(Ordering::Relaxed));
+        // a helper that completed a deeper iteration than the main thread gives the answer
+        if let Some((depth, rm)) = shared
+            .deepest
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+        {
+            if depth > result.depth && rm.score > -score::INFINITE && rm.pos.is_point() {
+                result.best_move = rm.pos;
+                result.score = rm.score;
+                result.depth = depth;
+                result.seldepth = result.seldepth.max(depth);
+                result.pv = rm.pv.clone();
+                if let Some(k) = result.root_moves.iter().position(|r| r.pos == rm.pos) {
+                    result.root_moves.remove(k);
+                }
+                result.root_moves.insert(0, rm);
+            }
+        }
+        drop(shared);
+        self.threat_postcheck(board, limits, &options, &time, &mut result);
         result
     }
 }

@@ -66,6 +66,8 @@ pub struct SearchParams {
     pub killer_bonus: i32,
     /// History scores are divided by this in move ordering.
     pub history_divisor: i32,
+    /// Ordering bonus per step closer than three to the last move of either side.
+    pub near_last_bonus: i32,
 }
 
 const ASPIRATION_MIN_DEPTH: i32 = 5;
@@ -96,6 +98,7 @@ const QVCF_PLAIN_DEPTH: i32 = -2;
 const QVCF_MAX_DEPTH: i32 = -24;
 const KILLER_BONUS: i32 = 300;
 const HISTORY_DIVISOR: i32 = 256;
+const NEAR_LAST_BONUS: i32 = 120;
 
 impl Default for SearchParams {
     fn default() -> Self {
@@ -128,6 +131,7 @@ impl Default for SearchParams {
             qvcf_max_depth: QVCF_MAX_DEPTH,
             killer_bonus: KILLER_BONUS,
             history_divisor: HISTORY_DIVISOR,
+            near_last_bonus: NEAR_LAST_BONUS,
         }
     }
 }
@@ -180,6 +184,7 @@ impl SearchParams {
             "qvcf_max_depth" => self.qvcf_max_depth = value.parse().map_err(|_| bad())?,
             "killer_bonus" => self.killer_bonus = value.parse().map_err(|_| bad())?,
             "history_divisor" => self.history_divisor = value.parse().map_err(|_| bad())?,
+            "near_last_bonus" => self.near_last_bonus = value.parse().map_err(|_| bad())?,
             _ => return Err(format!("unknown search parameter '{name}'")),
         }
         Ok(())

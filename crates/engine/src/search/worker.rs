@@ -45,6 +45,12 @@ pub(crate) struct Shared<'a> {
     pub total_tt_hits: AtomicU64,
     pub completed_depth: AtomicU64,
     pub params: SearchParams,
+    /// The deepest iteration completed by any thread, with its best root move.
+    pub deepest: std::sync::Mutex<Option<(i32, RootMove)>>,
+    /// The iteration the main thread is working on.
+    pub main_depth: AtomicU64,
+    /// The deepest iteration completed by any thread.
+    pub completed_any: AtomicU64,
 }
 
 struct RootEntry {
@@ -62,6 +68,10 @@ pub(crate) struct Worker<'a> {
     flushed_hits: u64,
     seldepth: i32,
     stopped: bool,
+    /// The iteration being searched, and whether it was abandoned because another thread
+    /// completed it first (Lazy SMP).
+    iter_depth: i32,
+    abandoned: bool,
     killers: [[Pos; 2]; MAX_PLY],
     history: Box<[[i32; NUM_CELLS]; 2]>,
     pv: Box<[[Pos; MAX_PLY]; MAX_PLY]>,
@@ -105,18 +115,6 @@ fn lmr_table(rule: Rule, threads: usize, scale_pct: i32) -> [f32; 256] {
     t
 }
 
-/// Depth skipping of helper threads (Lazy SMP): thread i skips some depths so the threads
-/// spread over different iterations.
-fn helper_skips(id: usize, depth: i32) -> bool {
-    const SIZE: [i32; 8] = [1, 1, 2, 2, 2, 2, 3, 3];
-    const PHASE: [i32; 8] = [0, 1, 0, 1, 2, 3, 0, 1];
-    if id == 0 {
-        return false;
-    }
-    let i = (id - 1) % 8;
-    ((depth + PHASE[i]) / SIZE[i]) % 2 != 0
-}
-
 impl<'a> Worker<'a> {
     pub(crate) fn new(id: usize, board: Board, sh: &'a Shared<'a>) -> Worker<'a> {
         let rule = board.rule();
@@ -129,6 +127,8 @@ impl<'a> Worker<'a> {
             flushed_hits: 0,
             seldepth: 0,
             stopped: false,
+            iter_depth: 0,
+            abandoned: false,
             killers: [[Pos::NONE; 2]; MAX_PLY],
             history: Box::new([[0; NUM_CELLS]; 2]),
             pv: Box::new([[Pos::NONE; MAX_PLY]; MAX_PLY]),
@@ -160,6 +160,12 @@ impl<'a> Worker<'a> {
         }
         if self.stopped {
             sh.internal_stop.store(true, Ordering::Relaxed);
+        } else if self.iter_depth > 0
+            && sh.completed_any.load(Ordering::Relaxed) >= self.iter_depth as u64
+        {
+            // another thread has completed this iteration: unwind and move on
+            self.stopped = true;
+            self.abandoned = true;
         }
     }
 
@@ -268,10 +274,22 @@ impl<'a> Worker<'a> {
             hashfull: 0,
         };
         if !self.root.is_empty() {
-            for depth in 1..=max_depth {
-                if helper_skips(self.id, depth) {
-                    continue;
+            let mut depth = 0;
+            loop {
+                // Lazy SMP: an iteration another thread has completed is not searched again,
+                // and a helper works one iteration ahead of the main thread, filling the shared
+                // table for the main thread's next iteration.
+                depth = (depth + 1).max(self.sh.completed_any.load(Ordering::Relaxed) as i32 + 1);
+                if self.id == 0 {
+                    self.sh.main_depth.store(depth as u64, Ordering::Relaxed);
+                } else {
+                    let ahead = self.sh.main_depth.load(Ordering::Relaxed) as i32 + 1;
+                    depth = depth.max(ahead).min(max_depth);
                 }
+                if depth > max_depth {
+                    break;
+                }
+                self.iter_depth = depth;
                 let nodes_before = self.totals().0;
                 let mut delta = self.params.aspiration_delta(score, 0);
                 let (mut alpha, mut beta) =
@@ -303,6 +321,42 @@ impl<'a> Worker<'a> {
                         alpha = -INFINITE;
                         beta = INFINITE;
                     }
+                }
+                if self.abandoned {
+                    self.stopped = false;
+                    self.abandoned = false;
+                    self.iter_depth = 0;
+                    last_iter_nodes = 0;
+                    if let Some((d, rm)) = self.adopt_deepest() {
+                        completed = d;
+                        score = rm.score;
+                        if self.id == 0 {
+                            let (nodes, hits) = self.totals();
+                            let elapsed_ms = self.sh.time.elapsed_ms();
+                            info = SearchInfo {
+                                depth: d,
+                                seldepth: self.seldepth.max(d),
+                                score,
+                                nodes,
+                                nps: nodes * 1000 / elapsed_ms.max(1),
+                                tt_hits: hits,
+                                elapsed_ms,
+                                pv: rm.pv.clone(),
+                                hashfull: self.sh.tt.hashfull(),
+                            };
+                            report(SearchEvent::Iteration(&info));
+                            self.sh.completed_depth.store(d as u64, Ordering::Relaxed);
+                        }
+                        depth = d;
+                    }
+                    self.poll();
+                    if self.stopped {
+                        break;
+                    }
+                    if self.id == 0 && self.sh.time.should_stop_iterating() {
+                        break;
+                    }
+                    continue;
                 }
                 if self.stopped && completed > 0 {
                     break;
@@ -339,6 +393,20 @@ impl<'a> Worker<'a> {
                     self.sh
                         .completed_depth
                         .store(depth as u64, Ordering::Relaxed);
+                }
+                {
+                    let mut deepest = self.sh.deepest.lock().unwrap_or_else(|e| e.into_inner());
+                    if deepest.as_ref().is_none_or(|(d, _)| depth > *d) {
+                        *deepest = Some((depth, self.root[0].rm.clone()));
+                        self.sh
+                            .completed_any
+                            .fetch_max(depth as u64, Ordering::Relaxed);
+                    }
+                }
+                if depth >= max_depth {
+                    // any thread reaching the depth limit ends the search
+                    self.sh.internal_stop.store(true, Ordering::Relaxed);
+                    break;
                 }
                 if self.stopped {
                     break;
@@ -378,6 +446,23 @@ impl<'a> Worker<'a> {
             branching,
             elapsed_ms: self.sh.time.elapsed_ms(),
         }
+    }
+
+    /// Takes over the deepest iteration completed by any thread: its best move goes first in
+    /// the root list with its value and line.
+    fn adopt_deepest(&mut self) -> Option<(i32, RootMove)> {
+        let (d, rm) = self
+            .sh
+            .deepest
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()?;
+        let k = self.root.iter().position(|e| e.rm.pos == rm.pos)?;
+        let mut e = self.root.remove(k);
+        e.rm = rm.clone();
+        e.sort_score = rm.score;
+        self.root.insert(0, e);
+        Some((d, rm))
     }
 
     fn root_search(&mut self, mut alpha: Score, beta: Score, depth_plies: i32) -> Score {
@@ -902,6 +987,9 @@ impl<'a> Worker<'a> {
         }
         let killers = self.killers[ply];
         let hist = &self.history[us.index()];
+        let own_last = self.frames[ply + FRAME_OFFSET - 2].current;
+        let their_last = self.frames[ply + FRAME_OFFSET - 1].current;
+        let near_bonus = self.params.near_last_bonus;
         for m in list.iter_mut() {
             if m.pos == tt_move {
                 m.score = i32::MAX;
@@ -910,11 +998,22 @@ impl<'a> Worker<'a> {
                     m.score += self.params.killer_bonus;
                 }
                 m.score += hist[m.pos.index()] / self.params.history_divisor;
+                if self.id > 0 {
+                    // helpers order ties differently, so that the threads spread over the tree
+                    let h = (m.pos.index() as u64 ^ (self.id as u64 * 0x9E37_79B9))
+                        .wrapping_mul(0x2545_F491_4F6C_DD1D);
+                    m.score += (h >> 59) as i32;
+                }
+                // play happens near the last moves
+                let d = their_last
+                    .map_or(9, |q| chebyshev(q, m.pos))
+                    .min(own_last.map_or(9, |q| chebyshev(q, m.pos)));
+                if d <= 2 {
+                    m.score += near_bonus * (3 - d);
+                }
             }
         }
 
-        let own_last = self.frames[ply + FRAME_OFFSET - 2].current;
-        let their_last = self.frames[ply + FRAME_OFFSET - 1].current;
         let prev_own_class = self.frames[ply + FRAME_OFFSET - 2].move_class.0;
         let orig_alpha = alpha;
         let mut best = -INFINITE;
@@ -922,6 +1021,11 @@ impl<'a> Worker<'a> {
         let mut count = 0usize;
         let move_count_limit = self.params.move_count_limit(depth, improving);
         for i in 0..list.len() {
+            // Step 11a. Move count pruning: past the limit, with a non-losing move known, the
+            // rest of the (ordered) list is skipped.
+            if best > -WIN_MIN && count >= move_count_limit {
+                break;
+            }
             super::movegen::pick_best(&mut list, i);
             let m = list[i].pos;
             let our_class = self.board.threat(m, us);
@@ -932,11 +1036,8 @@ impl<'a> Worker<'a> {
             let dist_oppo = dist(their_last);
             let distract = dist_self > 4 && dist_oppo > 4;
             count += 1;
-            // Step 11. Shallow pruning, once a non-losing move is known.
+            // Step 11b. Shallow pruning, once a non-losing move is known.
             if best > -WIN_MIN {
-                if count > move_count_limit {
-                    continue;
-                }
                 if trivial && depth < self.params.trivial_prune_depth {
                     continue;
                 }
