@@ -126,6 +126,11 @@ impl Solver {
     /// Tries to prove a win of `task`'s kind for the side to move of `board`.
     pub fn solve(&mut self, board: &Board, task: SolveTask, limits: SolveLimits) -> SolveResult {
         let start = Instant::now();
+        // a small margin, so that the searches' own stopping latency stays within the budget
+        let limits = SolveLimits {
+            time_ms: limits.time_ms.map(|t| t - t / 32),
+            ..limits
+        };
         let mut b = board.clone();
         let context = Some((board.rule(), board.size()));
         if self.context != context {
@@ -136,10 +141,11 @@ impl Solver {
             self.context = context;
         }
         let vcf_nodes = limits.nodes.unwrap_or(u64::MAX);
-        // the VCF gets the whole budget when only a VCF counts, a share otherwise
+        // the VCF gets the whole budget when only a VCF counts, a share otherwise (the VCT
+        // looks for VCFs at every node too)
         let vcf_ms = match task {
             SolveTask::Vcf => limits.time_ms,
-            _ => limits.time_ms.map(|t| t / 4),
+            _ => limits.time_ms.map(|t| t / 10),
         };
         let vcf = self
             .vcf

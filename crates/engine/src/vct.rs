@@ -15,6 +15,7 @@ use crate::board::Board;
 use crate::pattern::Pattern4;
 use crate::search::movegen::{gen_defence_against, order_score, own_class, ScoredMove};
 use crate::types::{Color, Dir, Pos, Rule};
+use crate::vcf::VcfSearcher;
 use std::time::Instant;
 
 /// Limits of one VCT search.
@@ -245,7 +246,15 @@ pub struct VctSearcher {
     next_clock_check: u64,
     aborted: bool,
     line: Vec<Pos>,
+    /// VCF searches inside the VCT: the attacker's, at every attack node (fours cost no depth),
+    /// and the defender's, against a three (a defender with a VCF of its own ignores the three).
+    vcf: VcfSearcher,
 }
+
+/// Node budget of each VCF search inside the VCT.
+const INNER_VCF_NODES: u64 = 3000;
+/// Longest inner VCF (fours).
+const INNER_VCF_FOURS: i32 = 40;
 
 impl std::fmt::Debug for VctSearcher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -271,12 +280,24 @@ impl VctSearcher {
             next_clock_check: 0,
             aborted: false,
             line: Vec::new(),
+            vcf: VcfSearcher::new(),
         }
     }
 
-    /// Forgets the table.
+    /// Forgets the tables.
     pub fn clear(&mut self) {
         self.table.iter_mut().for_each(|e| *e = Entry::default());
+        self.vcf.clear();
+    }
+
+    /// A VCF of the side to move within the inner budget (its nodes are counted).
+    fn inner_vcf(&mut self, b: &mut Board) -> Option<Vec<Pos>> {
+        if !VcfSearcher::has_four_moves(b, b.to_move()) {
+            return None;
+        }
+        let line = self.vcf.search(b, INNER_VCF_FOURS, INNER_VCF_NODES);
+        self.nodes += self.vcf.nodes();
+        line
     }
 
     /// Searches for a VCT of the side to move, deepening the number of attacking moves from 1
@@ -370,10 +391,20 @@ impl VctSearcher {
             self.line.push(found);
             return true;
         }
+        let key = b.key();
+        {
+            let e = self.table[Self::slot(key)];
+            if e.key == key && i32::from(e.fail_depth) >= depth {
+                return false;
+            }
+        }
+        if let Some(l) = self.inner_vcf(b) {
+            self.line.extend(l);
+            return true;
+        }
         if depth <= 0 {
             return false;
         }
-        let key = b.key();
         let slot = Self::slot(key);
         let e = self.table[slot];
         if e.key == key {
@@ -448,6 +479,10 @@ impl VctSearcher {
             Replies::DefenderWins => return false,
             Replies::Moves(m) => m,
         };
+        if b.threat_count(att, Pattern4::Five) == 0 && self.inner_vcf(b).is_some() {
+            // the defender wins by fours first, whatever the attacker's three threatens
+            return false;
+        }
         let mark = self.line.len();
         let mut longest: Option<Vec<Pos>> = None;
         for d in moves {
@@ -472,5 +507,85 @@ impl VctSearcher {
         }
         // no defence at all (renju Black with every blocking point forbidden) loses too
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_moves;
+
+    fn board(rule: Rule, moves: &str) -> Board {
+        let mut b = Board::new(15, rule).unwrap();
+        for m in parse_moves(moves, 15).unwrap() {
+            b.play(m);
+        }
+        b
+    }
+
+    /// Replays `line` on `b`: every move legal (no forbidden Black move under renju) and the
+    /// attacker's last move makes five or leaves a straight four the defender cannot stop.
+    fn assert_line_wins(b: &Board, line: &[Pos]) {
+        let mut b = b.clone();
+        let att = b.to_move();
+        assert!(!line.is_empty());
+        for (k, &m) in line.iter().enumerate() {
+            assert!(b.is_empty(m), "move {k} of the line is on a stone");
+            if b.rule() == Rule::Renju && b.to_move() == Color::Black {
+                assert!(b.threat(m, Color::Black) == Pattern4::Five || !b.is_forbidden(m));
+            }
+            if k + 1 == line.len() {
+                assert_eq!(b.to_move(), att, "the line ends with a defender move");
+                let t = b.threat(m, att);
+                assert!(
+                    t >= Pattern4::Flex4,
+                    "the last move {} is only {t:?}",
+                    b.fmt_pos(m)
+                );
+            }
+            b.play(m);
+        }
+    }
+
+    #[test]
+    fn finds_a_three_and_four_win_and_its_line_replays() {
+        // renju, Black to move (a ladder-book VCT)
+        let b = board(Rule::Renju, "j9 j11 g8 i9 h8 k8 j8 h6");
+        let mut s = VctSearcher::new();
+        let res = s.search(&mut b.clone(), VctLimits::default());
+        let line = res.line.expect("a VCT exists");
+        assert_line_wins(&b, &line);
+    }
+
+    #[test]
+    fn quiet_positions_have_no_vct() {
+        let mut s = VctSearcher::new();
+        for (rule, moves) in [
+            (Rule::Renju, "h8 i9"),
+            (Rule::Freestyle, "h8 h7 j6 i7 f7 g7"),
+            (Rule::Standard, "h8 i9 i8"),
+        ] {
+            let mut b = board(rule, moves);
+            let res = s.search(&mut b, VctLimits::default());
+            assert_eq!(res.line, None, "{moves}");
+            s.clear();
+        }
+    }
+
+    #[test]
+    fn a_defender_with_a_vcf_of_its_own_refutes_a_three() {
+        // White's e5 f5 g5 and h6 h7 h8 (each blocked at one end by Black) meet at h5, a
+        // double four; Black's open two b12 c12 can only become a three, which is too slow.
+        let b = board(Rule::Freestyle, "d5 e5 h9 f5 b12 g5 c12 h6 n14 h7 a3 h8");
+        assert_eq!(b.to_move(), Color::Black);
+        let mut s = VctSearcher::new();
+        assert_eq!(s.search(&mut b.clone(), VctLimits::default()).line, None);
+        let mut w = b.clone();
+        w.pass();
+        let line = s
+            .search(&mut w, VctLimits::default())
+            .line
+            .expect("White wins by fours");
+        assert_line_wins(&w, &line);
     }
 }
