@@ -163,5 +163,74 @@ mod bench_board {
     }
 }
 
+// `gomoku bench`
+mod bench {
+    use super::*;
+
+    fn bench_line(out: &str) -> String {
+        out.lines()
+            .find(|l| l.starts_with("Bench: "))
+            .unwrap_or_else(|| panic!("no Bench line: {out}"))
+            .to_string()
+    }
+
+    #[test]
+    fn node_count_and_signature_are_deterministic() {
+        let a = gomoku(&["bench", "--depth", "5", "--quiet"]);
+        let b = gomoku(&["bench", "--depth", "5"]);
+        assert!(a.status.success(), "{}", stderr(&a));
+        assert!(b.status.success(), "{}", stderr(&b));
+        let (oa, ob) = (stdout(&a), stdout(&b));
+        assert_eq!(bench_line(&oa), bench_line(&ob));
+        let sig = |o: &str| {
+            o.lines()
+                .find(|l| l.starts_with("Signature"))
+                .map(str::to_string)
+        };
+        assert!(sig(&oa).is_some());
+        assert_eq!(sig(&oa), sig(&ob));
+        // the full listing has one line per position, every rule and both sizes
+        for needle in [
+            "freestyle",
+            "standard",
+            "renju",
+            "15x15",
+            "20x20",
+            "Nodes/second",
+        ] {
+            assert!(ob.contains(needle), "{needle} missing: {ob}");
+        }
+    }
+
+    #[test]
+    fn threads_comparison_prints_the_ratio() {
+        let o = gomoku(&["bench", "--depth", "5", "--threads", "2", "--runs", "2"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let total = out
+            .lines()
+            .find(|l| l.starts_with("Total ") && l.contains("threads reach"))
+            .unwrap_or_else(|| panic!("{out}"));
+        assert!(
+            total.contains("2 threads reach depth 5") && total.ends_with("x faster"),
+            "{total}"
+        );
+    }
+
+    #[test]
+    fn bad_arguments_are_errors() {
+        for args in [
+            vec!["bench", "--depth", "0"],
+            vec!["bench", "--threads", "1"],
+            vec!["bench", "--set", "no_such_param=3"],
+            vec!["bench", "--set", "lmr_scale_pct"],
+        ] {
+            let o = gomoku(&args);
+            assert!(!o.status.success(), "{args:?} should fail");
+            assert!(!stderr(&o).is_empty(), "{args:?}: no message");
+        }
+    }
+}
+
 // `pbrain-gomoku` and `gomoku pbrain`: the Gomocup protocol (scripted sessions, self-play)
 mod pbrain;

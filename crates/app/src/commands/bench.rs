@@ -27,7 +27,7 @@ pub const POSITIONS: &[&str] = &[
 ];
 
 /// Default bench depth.
-pub const DEFAULT_DEPTH: i32 = 14;
+pub const DEFAULT_DEPTH: i32 = 16;
 
 /// Arguments of `gomoku bench`.
 #[derive(Debug, clap::Args)]
