@@ -475,11 +475,10 @@ impl Engine {
         });
         let mut result = result;
         result.stats.add(&helper_stats);
-        // helpers' leaf counters were already added to the totals; keep the exact sum
-        result.stats.nodes = result
-            .stats
-            .nodes
-            .max(shared.total_nodes.load(Ordering::Relaxed));
+        // every thread's nodes and table hits went to the shared totals, which are exact (each
+        // thread's own counters already include the others')
+        result.stats.nodes = shared.total_nodes.load(Ordering::Relaxed);
+        result.stats.tt_hits = shared.total_tt_hits.load(Ordering::Relaxed);
         // a helper that completed a deeper iteration than the main thread gives the answer
         if let Some((depth, rm)) = shared
             .deepest
