@@ -12,7 +12,6 @@
 #![deny(missing_docs)]
 
 pub mod board;
-pub mod dfpn;
 pub mod eval;
 pub mod game;
 pub mod notation;

@@ -2,8 +2,9 @@
 //! threes, and moves that set up a four-three or a double four), whatever the defender does.
 //!
 //! This module defines the game (which attacker moves are threats, which defender moves are
-//! real defences) and an iterative-deepening AND/OR search over it; [`crate::dfpn`] searches the
-//! same game by proof numbers. The defender tries every real defence: against a four the forced
+//! real defences) and an iterative-deepening AND/OR search over it, with a VCF search at every
+//! attacking node (fours cost no depth) and the defender's own VCF refuting a three. The
+//! defender tries every real defence: against a four the forced
 //! block (a forbidden point for renju Black is no defence); against a straight-four threat every
 //! point on the lines of the threatened fours; against a four-three threat the points on its
 //! lines and on the lines through the block it would force (a defender stone there could turn

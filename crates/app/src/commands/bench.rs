@@ -124,6 +124,9 @@ pub fn run(args: &Args) -> Result<()> {
     if !(1..=60).contains(&args.depth) {
         bail!("--depth must be between 1 and 60");
     }
+    if args.threads.is_some_and(|t| !(2..=256).contains(&t)) {
+        bail!("--threads must be between 2 and 256 for the comparison");
+    }
     let records: Vec<Record> = POSITIONS
         .iter()
         .map(|l| Record::parse(l))
@@ -180,9 +183,6 @@ pub fn run(args: &Args) -> Result<()> {
     println!("Signature     : {sig:016x}");
     println!("Bench: {total_nodes}");
     if let Some(threads) = args.threads {
-        if threads < 2 {
-            bail!("--threads must be at least 2 for the comparison");
-        }
         println!(
             "Time to depth {}: 1 thread vs {threads} threads",
             args.depth
