@@ -17,6 +17,7 @@ use crate::pattern::Pattern4;
 use crate::search::movegen::{gen_defence_against, order_score, own_class, ScoredMove};
 use crate::types::{Color, Dir, Pos, Rule};
 use crate::vcf::VcfSearcher;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Limits of one VCT search.
@@ -304,6 +305,16 @@ impl VctSearcher {
     /// Searches for a VCT of the side to move, deepening the number of attacking moves from 1
     /// up to the limit.
     pub fn search(&mut self, board: &mut Board, limits: VctLimits) -> VctResult {
+        self.search_stoppable(board, limits, &AtomicBool::new(false))
+    }
+
+    /// [`VctSearcher::search`] that also gives up soon after `stop` becomes true.
+    pub fn search_stoppable(
+        &mut self,
+        board: &mut Board,
+        limits: VctLimits,
+        stop: &AtomicBool,
+    ) -> VctResult {
         self.nodes = 0;
         self.limits = limits;
         self.start = Some(Instant::now());
@@ -312,7 +323,7 @@ impl VctSearcher {
         let mut completed = 0;
         for depth in 1..=limits.max_depth.clamp(1, 200) {
             self.line.clear();
-            if self.attack(board, depth) {
+            if self.attack(board, depth, stop) {
                 return VctResult {
                     line: Some(self.line.clone()),
                     nodes: self.nodes,
@@ -331,7 +342,7 @@ impl VctSearcher {
         }
     }
 
-    fn out_of_budget(&mut self) -> bool {
+    fn out_of_budget(&mut self, stop: &AtomicBool) -> bool {
         if self.aborted {
             return true;
         }
@@ -339,6 +350,9 @@ impl VctSearcher {
             self.aborted = true;
         } else if self.nodes >= self.next_clock_check {
             self.next_clock_check = self.nodes + 1024;
+            if stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
             if let (Some(ms), Some(start)) = (self.limits.max_ms, self.start) {
                 if start.elapsed().as_millis() as u64 >= ms {
                     self.aborted = true;
@@ -354,9 +368,9 @@ impl VctSearcher {
 
     /// The attacker (side to move) plays a threat; true if it wins within `depth` more
     /// attacking moves.
-    fn attack(&mut self, b: &mut Board, depth: i32) -> bool {
+    fn attack(&mut self, b: &mut Board, depth: i32, stop: &AtomicBool) -> bool {
         self.nodes += 1;
-        if self.out_of_budget() {
+        if self.out_of_budget(stop) {
             return false;
         }
         let att = b.to_move();
@@ -375,7 +389,7 @@ impl VctSearcher {
             }
             b.play_unchecked(pts[0]);
             self.line.push(pts[0]);
-            let won = self.defend(b, depth);
+            let won = self.defend(b, depth, stop);
             if !won {
                 self.line.pop();
             }
@@ -418,7 +432,7 @@ impl VctSearcher {
                 if b.is_empty(m) {
                     b.play_unchecked(m);
                     self.line.push(m);
-                    if self.defend(b, depth - 1) {
+                    if self.defend(b, depth - 1, stop) {
                         b.undo();
                         return true;
                     }
@@ -432,7 +446,7 @@ impl VctSearcher {
         for m in moves {
             b.play_unchecked(m);
             self.line.push(m);
-            let ok = self.defend(b, depth - 1);
+            let ok = self.defend(b, depth - 1, stop);
             if !ok {
                 self.line.pop();
             }
@@ -469,9 +483,9 @@ impl VctSearcher {
 
     /// The defender (side to move) answers the attacker's threat; true if every defence loses.
     /// The line keeps the defence that held out longest.
-    fn defend(&mut self, b: &mut Board, depth: i32) -> bool {
+    fn defend(&mut self, b: &mut Board, depth: i32, stop: &AtomicBool) -> bool {
         self.nodes += 1;
-        if self.out_of_budget() {
+        if self.out_of_budget(stop) {
             return false;
         }
         let att = b.to_move().opponent();
@@ -489,7 +503,7 @@ impl VctSearcher {
         for d in moves {
             b.play_unchecked(d);
             self.line.push(d);
-            let lost = self.attack(b, depth);
+            let lost = self.attack(b, depth, stop);
             b.undo();
             if !lost {
                 self.line.truncate(mark);

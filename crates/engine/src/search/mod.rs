@@ -246,6 +246,7 @@ impl Engine {
         limits: &Limits,
         options: &mut SearchOptions,
         time: &TimeManager,
+        stop: &AtomicBool,
         report: &mut dyn FnMut(SearchEvent<'_>),
     ) -> Option<SearchResult> {
         if board.stone_count() == 0 || board.is_full() || options.all_root_values {
@@ -281,6 +282,9 @@ impl Engine {
             let mut losing = Vec::new();
             let mut safe = 0;
             for m in cands {
+                if stop.load(Ordering::Relaxed) || time.out_of_time() {
+                    break; // what was found so far still holds
+                }
                 if options.exclude.contains(&m)
                     || (us == crate::types::Color::Black && b.is_forbidden(m))
                 {
@@ -306,13 +310,14 @@ impl Engine {
             let vct = self
                 .vct
                 .get_or_insert_with(|| Box::new(crate::vct::VctSearcher::new()));
-            let res = vct.search(
+            let res = vct.search_stoppable(
                 &mut b,
                 crate::vct::VctLimits {
                     max_depth: 12,
                     max_nodes: u64::MAX,
                     max_ms: Some(budget),
                 },
+                stop,
             );
             nodes += res.nodes;
             if let Some(line) = res.line {
@@ -432,7 +437,8 @@ impl Engine {
         let time = TimeManager::start(limits, empties);
         self.tt.new_search();
         let mut options = options.clone();
-        if let Some(result) = self.threat_precheck(board, limits, &mut options, &time, report) {
+        if let Some(result) = self.threat_precheck(board, limits, &mut options, &time, stop, report)
+        {
             return result;
         }
         let shared = Shared {
