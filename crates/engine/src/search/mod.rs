@@ -502,6 +502,19 @@ impl Engine {
                     result.root_moves.remove(k);
                 }
                 result.root_moves.insert(0, rm);
+                // the progress shows that iteration too
+                let elapsed_ms = time.elapsed_ms();
+                report(SearchEvent::Iteration(&SearchInfo {
+                    depth,
+                    seldepth: result.seldepth,
+                    score: result.score,
+                    nodes: result.stats.nodes,
+                    nps: result.stats.nodes * 1000 / elapsed_ms.max(1),
+                    tt_hits: result.stats.tt_hits,
+                    elapsed_ms,
+                    pv: result.pv.clone(),
+                    hashfull: self.tt.hashfull(),
+                }));
             }
         }
         drop(shared);
