@@ -5,8 +5,7 @@ use crate::board::Board;
 use crate::search::score::WIN_MIN;
 use crate::search::{Engine, EngineConfig, Limits, SearchOptions};
 use crate::types::Pos;
-use crate::vcf::VcfSearcher;
-use crate::vct::{VctLimits, VctSearcher};
+use crate::vct::{ThreatSearchers, VctLimits};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -106,11 +105,8 @@ impl SolveResult {
 /// A reusable solver (keeps the threat searchers' tables allocated).
 #[derive(Debug, Default)]
 pub struct Solver {
-    vcf: VcfSearcher,
-    vct: Option<Box<VctSearcher>>,
+    threats: ThreatSearchers,
     engine: Option<Box<Engine>>,
-    /// Rule and size the tables were filled under (keys do not encode them).
-    context: Option<(crate::types::Rule, usize)>,
 }
 
 /// Longest VCF tried: enough fours to fill any board.
@@ -132,14 +128,7 @@ impl Solver {
             ..limits
         };
         let mut b = board.clone();
-        let context = Some((board.rule(), board.size()));
-        if self.context != context {
-            self.vcf.clear();
-            if let Some(v) = self.vct.as_mut() {
-                v.clear();
-            }
-            self.context = context;
-        }
+        self.threats.prepare(board);
         let vcf_nodes = limits.nodes.unwrap_or(u64::MAX);
         // the VCF gets the whole budget when only a VCF counts, a share otherwise (the VCT
         // looks for VCFs at every node too)
@@ -148,9 +137,10 @@ impl Solver {
             _ => limits.time_ms.map(|t| t / 10),
         };
         let vcf = self
+            .threats
             .vcf
             .search_timed(&mut b, VCF_MAX_FOURS, vcf_nodes, vcf_ms);
-        let mut nodes = self.vcf.nodes();
+        let mut nodes = self.threats.vcf.nodes();
         if let Some(line) = vcf {
             return SolveResult {
                 line,
@@ -164,8 +154,7 @@ impl Solver {
                 .time_ms
                 .map(|t| t.saturating_sub(start.elapsed().as_millis() as u64));
             if left != Some(0) {
-                let vct = self.vct.get_or_insert_with(|| Box::new(VctSearcher::new()));
-                let res = vct.search(
+                let res = self.threats.vct().search(
                     &mut b,
                     VctLimits {
                         max_depth: 40,

@@ -62,19 +62,6 @@ fn five_points_near(board: &Board, p: Pos, color: Color) -> ([Pos; 2], usize) {
     (out, n)
 }
 
-/// All (up to two) points of the board where `color` makes five.
-fn five_points_anywhere(board: &Board, color: Color) -> ([Pos; 2], usize) {
-    let mut out = [Pos::NONE; 2];
-    let mut n = 0;
-    board.for_each_candidate(|q| {
-        if n < 2 && board.threat(q, color) == Pattern4::Five {
-            out[n] = q;
-            n += 1;
-        }
-    });
-    (out, n)
-}
-
 impl VcfSearcher {
     /// A searcher with an empty cache.
     #[must_use]
@@ -172,7 +159,7 @@ impl VcfSearcher {
         let att = b.to_move();
         let def = att.opponent();
         if b.threat_count(att, Pattern4::Five) > 0 {
-            let (p, n) = five_points_anywhere(b, att);
+            let (p, n) = crate::vct::five_points(b, att);
             if n > 0 {
                 self.line.push(p[0]);
                 return true;
@@ -180,7 +167,7 @@ impl VcfSearcher {
         }
         if b.threat_count(def, Pattern4::Five) > 0 {
             // the defender's last block made a four: our next four must block it
-            let (pts, n) = five_points_anywhere(b, def);
+            let (pts, n) = crate::vct::five_points(b, def);
             if n != 1 {
                 return false;
             }

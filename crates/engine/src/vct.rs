@@ -226,6 +226,35 @@ fn add_block_line_defences(b: &mut Board, def: Color, list: &mut Vec<ScoredMove>
     }
 }
 
+/// The VCF and VCT searchers of a caller that searches many positions, with the rule and board
+/// size their tables were filled under (the tables' keys do not encode them).
+#[derive(Debug, Default)]
+pub struct ThreatSearchers {
+    /// The VCF searcher.
+    pub vcf: VcfSearcher,
+    vct: Option<Box<VctSearcher>>,
+    context: Option<(Rule, usize)>,
+}
+
+impl ThreatSearchers {
+    /// Clears the tables when `board`'s rule or size differs from the last position's.
+    pub fn prepare(&mut self, board: &Board) {
+        let context = Some((board.rule(), board.size()));
+        if self.context != context {
+            self.vcf.clear();
+            if let Some(v) = self.vct.as_mut() {
+                v.clear();
+            }
+            self.context = context;
+        }
+    }
+
+    /// The VCT searcher (its table is allocated on first use).
+    pub fn vct(&mut self) -> &mut VctSearcher {
+        self.vct.get_or_insert_with(|| Box::new(VctSearcher::new()))
+    }
+}
+
 const TABLE_BITS: u32 = 20;
 
 #[derive(Clone, Copy, Default)]

@@ -176,10 +176,7 @@ pub struct Engine {
     config: EngineConfig,
     tt: TranspositionTable,
     params: SearchParams,
-    vcf: crate::vcf::VcfSearcher,
-    vct: Option<Box<crate::vct::VctSearcher>>,
-    /// Rule and size the threat tables were filled under (their keys do not encode them).
-    threat_context: Option<(crate::types::Rule, usize)>,
+    threats: crate::vct::ThreatSearchers,
 }
 
 /// Node budget of each VCF check around the root (ours, the opponent's, per candidate move).
@@ -196,9 +193,7 @@ impl Engine {
             config,
             tt,
             params: SearchParams::default(),
-            vcf: crate::vcf::VcfSearcher::new(),
-            vct: None,
-            threat_context: None,
+            threats: crate::vct::ThreatSearchers::default(),
         }
     }
 
@@ -252,29 +247,22 @@ impl Engine {
         if board.stone_count() == 0 || board.is_full() || options.all_root_values {
             return None;
         }
-        let context = Some((board.rule(), board.size()));
-        if self.threat_context != context {
-            self.vcf.clear();
-            if let Some(v) = self.vct.as_mut() {
-                v.clear();
-            }
-            self.threat_context = context;
-        }
+        self.threats.prepare(board);
         let mut b = board.clone();
         let us = b.to_move();
         let mut nodes = 0;
         // 1. our VCF
-        if let Some(line) = self.vcf.search(&mut b, 250, ROOT_VCF_NODES) {
-            nodes += self.vcf.nodes();
+        if let Some(line) = self.threats.vcf.search(&mut b, 250, ROOT_VCF_NODES) {
+            nodes += self.threats.vcf.nodes();
             if line.first().is_some_and(|m| !options.exclude.contains(m)) {
                 return Some(self.threat_result(board, line, nodes, time, report));
             }
         }
-        nodes += self.vcf.nodes();
+        nodes += self.threats.vcf.nodes();
         // 2. the opponent's VCF threat: keep only the root moves that stop it
         b.pass();
-        let threat = self.vcf.search(&mut b, 250, ROOT_VCF_NODES);
-        nodes += self.vcf.nodes();
+        let threat = self.threats.vcf.search(&mut b, 250, ROOT_VCF_NODES);
+        nodes += self.threats.vcf.nodes();
         b.undo();
         if threat.is_some() {
             let mut cands = Vec::new();
@@ -291,8 +279,12 @@ impl Engine {
                     continue;
                 }
                 b.play_unchecked(m);
-                let refuted = self.vcf.search(&mut b, 250, DEFENCE_VCF_NODES).is_none();
-                nodes += self.vcf.nodes();
+                let refuted = self
+                    .threats
+                    .vcf
+                    .search(&mut b, 250, DEFENCE_VCF_NODES)
+                    .is_none();
+                nodes += self.threats.vcf.nodes();
                 b.undo();
                 if refuted {
                     safe += 1;
@@ -307,10 +299,7 @@ impl Engine {
         // 3. a VCT of ours, with time to spare
         if let Some(ms) = limits.move_time_ms.filter(|&t| t >= 200) {
             let budget = (ms / 10).min(300);
-            let vct = self
-                .vct
-                .get_or_insert_with(|| Box::new(crate::vct::VctSearcher::new()));
-            let res = vct.search_stoppable(
+            let res = self.threats.vct().search_stoppable(
                 &mut b,
                 crate::vct::VctLimits {
                     max_depth: 12,
@@ -407,7 +396,11 @@ impl Engine {
                 continue;
             }
             b.play_unchecked(m);
-            let loses = self.vcf.search(&mut b, 250, DEFENCE_VCF_NODES).is_some();
+            let loses = self
+                .threats
+                .vcf
+                .search(&mut b, 250, DEFENCE_VCF_NODES)
+                .is_some();
             b.undo();
             if !loses {
                 if i > 0 {
