@@ -10,10 +10,12 @@
 //! lines and on the lines through the block it would force (a defender stone there could turn
 //! that block into a four); and always every four of its own (a counter-attack the attacker must
 //! answer, after which the old threat still stands). Under renju Black never plays a forbidden
-//! point, as attacker or defender.
+//! point, as attacker or defender, and White also threatens with fours whose five point is
+//! forbidden for Black (Black can only take the four point, make the five point playable, or
+//! counter with fours).
 
 use crate::board::Board;
-use crate::pattern::Pattern4;
+use crate::pattern::{Pattern, Pattern4};
 use crate::search::movegen::{gen_defence_against, order_score, own_class, ScoredMove};
 use crate::types::{Color, Dir, Pos, Rule};
 use crate::vcf::VcfSearcher;
@@ -66,6 +68,89 @@ pub fn five_points(board: &Board, color: Color) -> ([Pos; 2], usize) {
     (out, n)
 }
 
+/// Under renju, the points where White makes a four whose five point is forbidden for Black
+/// (Black cannot block it, so the four wins like a straight four), with that five point. Empty
+/// for other rules and for Black.
+#[must_use]
+pub fn forbidden_block_fours(b: &mut Board, att: Color) -> Vec<(Pos, Pos)> {
+    forbidden_block_fours_through(b, att, None)
+}
+
+/// [`forbidden_block_fours`], only those whose four goes through `through` when given.
+fn forbidden_block_fours_through(
+    b: &mut Board,
+    att: Color,
+    through: Option<Pos>,
+) -> Vec<(Pos, Pos)> {
+    let mut out = Vec::new();
+    if b.rule() != Rule::Renju || att != Color::White {
+        return out;
+    }
+    // A White stone never makes a point forbidden, so the five point is one of Black's
+    // forbidden-looking points already, on a line where White can make a four.
+    let is_five_point = |b: &Board, r: Pos, d: Dir| {
+        b.is_empty(r)
+            && b.pattern(r, att, d) >= Pattern::B4
+            && matches!(
+                b.threat(r, Color::Black),
+                Pattern4::Forbid | Pattern4::Flex3x2
+            )
+    };
+    let mut fives: Vec<(Pos, Dir)> = Vec::new();
+    match through {
+        Some(m) => {
+            for d in Dir::ALL {
+                for k in 1..=4 {
+                    for r in [m.step(d, k), m.step(d, -k)] {
+                        if is_five_point(b, r, d) {
+                            fives.push((r, d));
+                        }
+                    }
+                }
+            }
+        }
+        None => b.for_each_candidate(|r| {
+            for d in Dir::ALL {
+                if is_five_point(b, r, d) {
+                    fives.push((r, d));
+                }
+            }
+        }),
+    }
+    if fives.is_empty() {
+        return out;
+    }
+    let mut fours = Vec::new();
+    for &(r, d) in &fives {
+        for k in 1..=4 {
+            for q in [r.step(d, k), r.step(d, -k)] {
+                if b.is_empty(q) && b.pattern(q, att, d) >= Pattern::B4 && !fours.contains(&q) {
+                    fours.push(q);
+                }
+            }
+        }
+    }
+    let passed = b.to_move() != att;
+    if passed {
+        b.pass();
+    }
+    for q in fours {
+        if matches!(b.threat(q, att), Pattern4::Flex4 | Pattern4::Five) {
+            continue;
+        }
+        b.play_unchecked(q);
+        let (pts, n) = five_points(b, att);
+        if n == 1 && fives.iter().any(|&(r, _)| r == pts[0]) && b.is_forbidden(pts[0]) {
+            out.push((q, pts[0]));
+        }
+        b.undo();
+    }
+    if passed {
+        b.undo();
+    }
+    out
+}
+
 /// The attacker's threats (side to move is `att`, with no five or straight four available and
 /// no five threat of the defender to answer): fours, threes, and quiet moves that create a
 /// straight-four or four-three point. Best first.
@@ -94,7 +179,8 @@ pub fn attacker_threats(b: &mut Board, att: Color) -> Vec<Pos> {
         b.play_unchecked(q);
         let threat = b.threat_count(att, Pattern4::Flex4)
             + b.threat_count(att, Pattern4::Block4Flex3)
-            > threats_before;
+            > threats_before
+            || !forbidden_block_fours_through(b, att, Some(q)).is_empty();
         b.undo();
         if threat {
             pts.push(q);
@@ -172,10 +258,54 @@ pub fn defender_replies(b: &mut Board, att: Color) -> Replies {
         gen_defence_against(b, def, Pattern4::Block4Flex3, &mut list);
         add_block_line_defences(b, def, &mut list);
     } else {
-        return Replies::DefenderWins;
+        let fours = forbidden_block_fours(b, att);
+        if fours.is_empty() {
+            return Replies::DefenderWins;
+        }
+        add_forbidden_block_defences(b, def, &fours, &mut list);
     }
     list.sort_by_key(|m| -m.score);
     Replies::Moves(list.into_iter().map(|m| m.pos).collect())
+}
+
+/// The defence list of Black against White's fours whose five point is forbidden for Black:
+/// the four points themselves, every point on the lines through the five points (a Black stone
+/// there may make the five point playable), and Black's own fours.
+fn add_forbidden_block_defences(
+    b: &mut Board,
+    def: Color,
+    fours: &[(Pos, Pos)],
+    list: &mut Vec<ScoredMove>,
+) {
+    let add = |b: &mut Board, q: Pos, list: &mut Vec<ScoredMove>| {
+        if b.is_empty(q) && !list.iter().any(|m| m.pos == q) {
+            let class = own_class(b, q, def);
+            if class != Pattern4::Forbid {
+                list.push(ScoredMove {
+                    pos: q,
+                    score: order_score(b, q, def, class),
+                });
+            }
+        }
+    };
+    for &(q, r) in fours {
+        add(b, q, list);
+        for d in Dir::ALL {
+            for k in 1..=4 {
+                add(b, r.step(d, k), list);
+                add(b, r.step(d, -k), list);
+            }
+        }
+    }
+    let mut own = Vec::new();
+    b.for_each_candidate(|p| {
+        if b.threat(p, def) >= Pattern4::Block4 {
+            own.push(p);
+        }
+    });
+    for p in own {
+        add(b, p, list);
+    }
 }
 
 /// Adds to a defence list against four-three points the points on the lines through each
@@ -280,6 +410,9 @@ pub struct VctSearcher {
     /// VCF searches inside the VCT: the attacker's, at every attack node (fours cost no depth),
     /// and the defender's, against a three (a defender with a VCF of its own ignores the three).
     vcf: VcfSearcher,
+    /// The attacker's last winning move at each ply (tried first at the next attack node of
+    /// that ply: a defence elsewhere seldom changes which threat wins).
+    killers: Vec<Pos>,
 }
 
 /// Node budget of each VCF search inside the VCT.
@@ -312,6 +445,7 @@ impl VctSearcher {
             aborted: false,
             line: Vec::new(),
             vcf: VcfSearcher::new(),
+            killers: Vec::new(),
         }
     }
 
@@ -349,6 +483,7 @@ impl VctSearcher {
         self.start = Some(Instant::now());
         self.next_clock_check = 0;
         self.aborted = false;
+        self.killers.clear();
         let mut completed = 0;
         for depth in 1..=limits.max_depth.clamp(1, 200) {
             self.line.clear();
@@ -470,7 +605,15 @@ impl VctSearcher {
                 }
             }
         }
-        let moves = attacker_threats(b, att);
+        let mut moves = attacker_threats(b, att);
+        let ply = b.ply();
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, Pos::NONE);
+        }
+        let killer = self.killers[ply];
+        if let Some(i) = moves.iter().position(|&m| m == killer) {
+            moves[..=i].rotate_right(1);
+        }
         let mut won = Pos::NONE;
         for m in moves {
             b.play_unchecked(m);
@@ -496,6 +639,7 @@ impl VctSearcher {
             };
         }
         if won != Pos::NONE {
+            self.killers[ply] = won;
             let d = depth.clamp(1, 255) as u8;
             if entry.win_depth == 0 || d < entry.win_depth {
                 entry.win_depth = d;
@@ -510,6 +654,19 @@ impl VctSearcher {
         }
     }
 
+    /// Records that the defender (side to move in the position of `key`) holds against every
+    /// attack of `depth` attacking moves.
+    fn store_hold(&mut self, key: u64, depth: u8) {
+        let e = &mut self.table[Self::slot(key)];
+        if e.key != key {
+            *e = Entry {
+                key,
+                ..Entry::default()
+            };
+        }
+        e.fail_depth = e.fail_depth.max(depth);
+    }
+
     /// The defender (side to move) answers the attacker's threat; true if every defence loses.
     /// The line keeps the defence that held out longest.
     fn defend(&mut self, b: &mut Board, depth: i32, stop: &AtomicBool) -> bool {
@@ -518,6 +675,15 @@ impl VctSearcher {
             return false;
         }
         let att = b.to_move().opponent();
+        // defence nodes are cached for the defender's holds only (a win needs its line)
+        let key = b.key();
+        let slot = Self::slot(key);
+        {
+            let e = self.table[slot];
+            if e.key == key && i32::from(e.fail_depth) >= depth {
+                return false;
+            }
+        }
         let moves = match defender_replies(b, att) {
             Replies::AttackerWins => return true,
             Replies::DefenderWins => return false,
@@ -525,6 +691,7 @@ impl VctSearcher {
         };
         if b.threat_count(att, Pattern4::Five) == 0 && self.inner_vcf(b).is_some() {
             // the defender wins by fours first, whatever the attacker's three threatens
+            self.store_hold(key, u8::MAX);
             return false;
         }
         let mark = self.line.len();
@@ -536,6 +703,9 @@ impl VctSearcher {
             b.undo();
             if !lost {
                 self.line.truncate(mark);
+                if !self.aborted {
+                    self.store_hold(key, depth.clamp(0, 255) as u8);
+                }
                 return false;
             }
             if longest
@@ -581,8 +751,14 @@ mod tests {
             if k + 1 == line.len() {
                 assert_eq!(b.to_move(), att, "the line ends with a defender move");
                 let t = b.threat(m, att);
+                let forbidden_block = || {
+                    let mut a = b.clone();
+                    a.play(m);
+                    let (fives, n) = five_points(&a, att);
+                    n == 1 && att == Color::White && a.is_forbidden(fives[0])
+                };
                 assert!(
-                    t >= Pattern4::Flex4,
+                    t >= Pattern4::Flex4 || (b.rule() == Rule::Renju && forbidden_block()),
                     "the last move {} is only {t:?}",
                     b.fmt_pos(m)
                 );
@@ -598,6 +774,38 @@ mod tests {
         let mut s = VctSearcher::new();
         let res = s.search(&mut b.clone(), VctLimits::default());
         let line = res.line.expect("a VCT exists");
+        assert_line_wins(&b, &line);
+    }
+
+    #[test]
+    fn white_fours_onto_a_forbidden_point_are_found() {
+        // Black's f8 g8 and h6 h7 make h8 a double three; White's i9 j10 k11 reach it with
+        // a four at l12 or g7 (m13 blocks the other end)
+        let mut b = board(Rule::Renju, "f8 i9 g8 j10 h6 k11 h7 a1 m13 a3");
+        let mut found: Vec<String> = forbidden_block_fours(&mut b, Color::White)
+            .iter()
+            .map(|&(q, r)| format!("{}>{}", b.fmt_pos(q), b.fmt_pos(r)))
+            .collect();
+        found.sort();
+        assert_eq!(found, ["g7>h8", "l12>h8"]);
+        assert!(forbidden_block_fours(&mut b, Color::Black).is_empty());
+        let mut free = board(Rule::Freestyle, "f8 i9 g8 j10 h6 k11 h7 a1 m13 a3");
+        assert!(forbidden_block_fours(&mut free, Color::White).is_empty());
+    }
+
+    #[test]
+    fn white_wins_by_threatening_fours_onto_forbidden_points() {
+        // a White-to-win renju problem whose threats are fours Black may not block
+        let b = board(
+            Rule::Renju,
+            "h10 g10 f8 h9 h8 g8 i8 k8 j8 i7 g7 h6 h7 i5 h5",
+        );
+        assert_eq!(b.to_move(), Color::White);
+        let mut s = VctSearcher::new();
+        let line = s
+            .search(&mut b.clone(), VctLimits::default())
+            .line
+            .expect("a VCT exists");
         assert_line_wins(&b, &line);
     }
 
