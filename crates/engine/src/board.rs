@@ -18,6 +18,7 @@ use crate::pattern::{
 };
 use crate::types::{Cell, Color, Dir, Pos, Rule, DEFAULT_SIZE, NUM_CELLS, PAD, STRIDE};
 use std::fmt;
+use std::ops::ControlFlow;
 
 const EMPTY: u8 = 0;
 const WALL: u8 = 3;
@@ -605,9 +606,22 @@ impl Board {
     /// there are none; callers usually play the centre then.
     #[inline]
     pub fn for_each_candidate(&self, mut f: impl FnMut(Pos)) {
+        let _: ControlFlow<()> = self.try_for_each_candidate(|p| {
+            f(p);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Calls `f` for the move candidates in the order of [`Board::for_each_candidate`] until it
+    /// breaks, and returns the break.
+    #[inline]
+    pub fn try_for_each_candidate<B>(
+        &self,
+        mut f: impl FnMut(Pos) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let [x0, y0, x1, y1] = self.rect;
         if x0 > x1 {
-            return;
+            return ControlFlow::Continue(());
         }
         for y in y0 as usize..=y1 as usize {
             let mut bits = self.near_rows[y] & !self.stone_rows[y];
@@ -615,9 +629,10 @@ impl Board {
             while bits != 0 {
                 let x = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                f(Pos((row + x) as u16));
+                f(Pos((row + x) as u16))?;
             }
         }
+        ControlFlow::Continue(())
     }
 
     /// The centre point (where the first move usually goes).
