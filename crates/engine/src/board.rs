@@ -55,6 +55,10 @@ impl PointInfo {
     }
 }
 
+/// Entries of `Board::near_rows` before the one of board row 0.
+const NEAR_ROW_PAD: usize = 3;
+const _: () = assert!(crate::types::MAX_SIZE + 2 * NEAR_ROW_PAD <= STRIDE);
+
 /// `0b01` in every two-bit field of a line word: the low bit of each point.
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
@@ -234,6 +238,8 @@ fn update_line(
 ) -> [i32; 2] {
     let LineMove { i, d, off, reach } = mv;
     let step = Dir::ALL[d].offset() as isize;
+    // the index of the point at offset 0 of the line (off the board, but the sum is not)
+    let base = i as isize - off as isize * step;
     let mut dv = [0i32; 2];
     // bit 2t set when the point at offset t is empty (walls and stones have a high bit set);
     // the points from off - reach to off + reach (board points are at offsets PAD or more)
@@ -247,7 +253,7 @@ fn update_line(
         // without the centre
         let k22 = (line >> (b - 2 * HALF as u32)) as u32 & 0x3F_FFFF;
         let new = table.get((k22 & 0x3FF) | ((k22 >> 12) << 10));
-        let q = (i as isize + (b / 2) as isize * step - off as isize * step) as usize;
+        let q = (base + (b / 2) as isize * step) as usize;
         let inf = &mut info[q % NUM_CELLS];
         if inf.pat[d] == new {
             continue;
@@ -305,7 +311,8 @@ pub struct Board {
     /// Bounding rectangle (x0, y0, x1, y1, inclusive) of candidate points; x0 > x1 when empty.
     rect: [u8; 4],
     /// Per board row, bit x set when point (x, y) is near a stone (candidates are these bits
-    /// minus the occupied ones).
+    /// minus the occupied ones). Row y is at `y + NEAR_ROW_PAD`, so that the seven rows around
+    /// any stone are in the array; the rows off the board are never read.
     near_rows: [u32; STRIDE],
     /// Per board row, bit x set when point (x, y) holds a stone.
     stone_rows: [u32; STRIDE],
@@ -590,7 +597,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn is_candidate(&self, p: Pos) -> bool {
-        self.cells[p.index()] == EMPTY && self.near_rows[p.y()] & (1 << p.x()) != 0
+        self.cells[p.index()] == EMPTY && self.near_rows[p.y() + NEAR_ROW_PAD] & (1 << p.x()) != 0
     }
 
     /// The window key (ten neighbours, two bits each) of point `p` in direction `d`.
@@ -624,7 +631,7 @@ impl Board {
             return ControlFlow::Continue(());
         }
         for y in y0 as usize..=y1 as usize {
-            let mut bits = self.near_rows[y] & !self.stone_rows[y];
+            let mut bits = self.near_rows[y + NEAR_ROW_PAD] & !self.stone_rows[y];
             let row = (y + PAD) * STRIDE + PAD;
             while bits != 0 {
                 let x = bits.trailing_zeros() as usize;
@@ -814,38 +821,26 @@ impl Board {
         self.debug_check_local(st.pos);
     }
 
+    /// The `near_rows` entries of board rows `y - 3..=y + 3`.
     fn near_rows_around(&self, y: usize) -> [u32; 7] {
-        let mut out = [0u32; 7];
-        for (k, o) in out.iter_mut().enumerate() {
-            let yy = y + k;
-            if yy >= 3 && yy - 3 < self.size {
-                *o = self.near_rows[yy - 3];
-            }
-        }
-        out
+        // row y - 3 is at index y - 3 + NEAR_ROW_PAD = y
+        self.near_rows[y..y + 7]
+            .try_into()
+            .expect("seven rows around a board row")
     }
 
     fn restore_near_rows(&mut self, y: usize, saved: [u32; 7]) {
-        for (k, &v) in saved.iter().enumerate() {
-            let yy = y + k;
-            if yy >= 3 && yy - 3 < self.size {
-                self.near_rows[yy - 3] = v;
-            }
-        }
+        self.near_rows[y..y + 7].copy_from_slice(&saved);
     }
 
     /// Marks the neighbourhood of a new stone as near, and the point as occupied.
     fn mark_near_rows(&mut self, p: Pos) {
         let (x, y) = (p.x(), p.y());
         let width = (1u64 << self.size) - 1;
-        for (k, &shape) in NEAR_ROW_SHAPES.iter().enumerate() {
-            let yy = y + k;
-            if yy < 3 || yy - 3 >= self.size {
-                continue;
-            }
+        // board row y + k - 3 is at index y + k
+        for (row, &shape) in self.near_rows[y..y + 7].iter_mut().zip(&NEAR_ROW_SHAPES) {
             // shape bit j is dx = j - 3
-            let bits = ((u64::from(shape) << x) >> 3) & width;
-            self.near_rows[yy - 3] |= bits as u32;
+            *row |= (((u64::from(shape) << x) >> 3) & width) as u32;
         }
         self.stone_rows[y] |= 1 << x;
     }
@@ -962,7 +957,8 @@ impl Board {
                 self.value
             ));
         }
-        if self.near_rows[..self.size] != fresh.near_rows[..self.size]
+        let board_rows = NEAR_ROW_PAD..NEAR_ROW_PAD + self.size;
+        if self.near_rows[board_rows.clone()] != fresh.near_rows[board_rows]
             || self.stone_rows[..self.size] != fresh.stone_rows[..self.size]
         {
             return Err("candidate rows differ".into());
