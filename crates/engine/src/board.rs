@@ -18,6 +18,7 @@ use crate::pattern::{
 };
 use crate::types::{Cell, Color, Dir, Pos, Rule, DEFAULT_SIZE, NUM_CELLS, PAD, STRIDE};
 use std::fmt;
+use std::ops::ControlFlow;
 
 const EMPTY: u8 = 0;
 const WALL: u8 = 3;
@@ -26,24 +27,40 @@ const WALL: u8 = 3;
 const LINE_IDS: usize = 64;
 
 /// Per-point pattern state (for occupied points: all [`Pattern::Dead`]). Sixteen bytes, aligned,
-/// so that saving and restoring it are single moves.
+/// so that saving and restoring it are single moves; it carries its own point index, so a saved
+/// copy is all that unmake needs to put it back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(16))]
 struct PointInfo {
-    /// Line pattern per colour and direction.
-    pat: [[u8; 4]; 2],
+    /// Line pattern per direction and colour (both colours of a direction compare at once).
+    pat: [[u8; 2]; 4],
     /// The four direction patterns per colour as a base-13 number (direction 0 most
     /// significant); indexes the pcode tables.
     code: [u16; 2],
     /// Threat class per colour.
     p4: [Pattern4; 2],
+    /// Index of the point this is the state of.
+    pos: u16,
 }
 
-const NEUTRAL: PointInfo = PointInfo {
-    pat: [[0; 4]; 2],
-    code: [0; 2],
-    p4: [Pattern4::None; 2],
-};
+impl PointInfo {
+    /// The state of an occupied point (or a point without patterns) at index `i`.
+    const fn neutral(i: usize) -> PointInfo {
+        PointInfo {
+            pat: [[0; 2]; 4],
+            code: [0; 2],
+            p4: [Pattern4::None; 2],
+            pos: i as u16,
+        }
+    }
+}
+
+/// Entries of `Board::near_rows` before the one of board row 0.
+const NEAR_ROW_PAD: usize = 3;
+const _: () = assert!(crate::types::MAX_SIZE + 2 * NEAR_ROW_PAD <= STRIDE);
+
+/// `0b01` in every two-bit field of a line word: the low bit of each point.
+const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
 /// Weight of each direction's pattern in a point's base-13 code.
 const CODE_WEIGHT: [i32; 4] = [
@@ -193,6 +210,84 @@ fn line_id(d: usize, i: usize) -> (usize, u32) {
     }
 }
 
+/// Where a new stone sits, for [`update_line`]: its index `i`, the direction `d` of the line,
+/// its offset `off` in the line word, and how far along the line it changes patterns.
+#[derive(Clone, Copy)]
+struct LineMove {
+    i: usize,
+    d: usize,
+    off: u32,
+    reach: u32,
+}
+
+/// Looks up the new patterns of the empty points within reach of a new stone on its line word
+/// `line`, and stores those that changed (their old state goes on `saved` first, and the threat
+/// class counts follow). Returns the change of each colour's value sum.
+///
+/// A free function so that the tables, the point infos and the stacks are separate borrows: the
+/// compiler then keeps their addresses in registers across the stores of the loop.
+#[inline(always)]
+fn update_line(
+    info: &mut [PointInfo; NUM_CELLS],
+    saved: &mut Vec<PointInfo>,
+    p4_count: &mut [[u16; NUM_PATTERN4]; 2],
+    table: &RuleTable,
+    entry: &[&[PcodeEntry]; 2],
+    line: u64,
+    mv: LineMove,
+) -> [i32; 2] {
+    let LineMove { i, d, off, reach } = mv;
+    let step = Dir::ALL[d].offset() as isize;
+    // the index of the point at offset 0 of the line (off the board, but the sum is not)
+    let base = i as isize - off as isize * step;
+    let mut dv = [0i32; 2];
+    // bit 2t set when the point at offset t is empty (walls and stones have a high bit set);
+    // the points from off - reach to off + reach (board points are at offsets PAD or more)
+    let empty = !(line | (line >> 1)) & LOW_BITS;
+    let span = ((1u64 << (4 * reach + 2)) - 1) << (2 * (off - reach));
+    let mut todo = empty & span;
+    while todo != 0 {
+        let b = todo.trailing_zeros();
+        todo &= todo - 1;
+        // the eleven points centred on offset t = b / 2 (t >= PAD, so the shift is in range),
+        // without the centre
+        let k22 = (line >> (b - 2 * HALF as u32)) as u32 & 0x3F_FFFF;
+        let new = table.get((k22 & 0x3FF) | ((k22 >> 12) << 10));
+        let q = (base + (b / 2) as isize * step) as usize;
+        let inf = &mut info[q % NUM_CELLS];
+        if inf.pat[d] == new {
+            continue;
+        }
+        saved.push(*inf);
+        for col in 0..2 {
+            let (old_p, new_p) = (inf.pat[d][col], new[col]);
+            if old_p != new_p {
+                inf.pat[d][col] = new_p;
+                let old_code = inf.code[col];
+                let code =
+                    (i32::from(old_code) + (i32::from(new_p) - i32::from(old_p)) * CODE_WEIGHT[d])
+                        as u16;
+                // Safety: codes are base-13 numbers of four patterns below 13, so below 13^4,
+                // the length of the entry tables.
+                let (e_new, e_old) = unsafe {
+                    (
+                        *entry[col].get_unchecked(code as usize),
+                        *entry[col].get_unchecked(old_code as usize),
+                    )
+                };
+                dv[col] += e_new.value - e_old.value;
+                inf.code[col] = code;
+                if inf.p4[col] != e_new.p4 {
+                    p4_count[col][inf.p4[col] as usize] -= 1;
+                    p4_count[col][e_new.p4 as usize] += 1;
+                    inf.p4[col] = e_new.p4;
+                }
+            }
+        }
+    }
+    dv
+}
+
 /// A Gomoku/Renju board with incremental pattern bookkeeping.
 #[derive(Clone)]
 pub struct Board {
@@ -209,16 +304,15 @@ pub struct Board {
     to_move: Color,
     moves: Vec<Pos>,
     plies: Vec<PlyState>,
-    /// Points whose info a ply changed, and their old info (two stacks, so that pushing is two
-    /// plain stores).
-    saved_pos: Vec<u16>,
-    saved_info: Vec<PointInfo>,
+    /// The old info of every point a ply changed (each knows its point).
+    saved: Vec<PointInfo>,
     value: [i32; 2],
     stones: usize,
     /// Bounding rectangle (x0, y0, x1, y1, inclusive) of candidate points; x0 > x1 when empty.
     rect: [u8; 4],
     /// Per board row, bit x set when point (x, y) is near a stone (candidates are these bits
-    /// minus the occupied ones).
+    /// minus the occupied ones). Row y is at `y + NEAR_ROW_PAD`, so that the seven rows around
+    /// any stone are in the array; the rows off the board are never read.
     near_rows: [u32; STRIDE],
     /// Per board row, bit x set when point (x, y) holds a stone.
     stone_rows: [u32; STRIDE],
@@ -274,13 +368,12 @@ impl Board {
             pcode_index: &pcode_tables().index,
             cells: [WALL; NUM_CELLS],
             lines: [[u64::MAX; LINE_IDS]; 4],
-            info: Box::new([NEUTRAL; NUM_CELLS]),
+            info: Box::new(std::array::from_fn(PointInfo::neutral)),
             key: 0,
             to_move: Color::Black,
             moves: Vec::with_capacity(size * size + 64),
             plies: Vec::with_capacity(size * size + 64),
-            saved_pos: Vec::with_capacity(48 * (size * size + 64)),
-            saved_info: Vec::with_capacity(48 * (size * size + 64)),
+            saved: Vec::with_capacity(48 * (size * size + 64)),
             value: [0; 2],
             stones: 0,
             rect: [u8::MAX, u8::MAX, 0, 0],
@@ -424,14 +517,14 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn pattern(&self, p: Pos, color: Color, d: Dir) -> Pattern {
-        Pattern::from_u8(self.info[p.index()].pat[color.index()][d.index()])
+        Pattern::from_u8(self.info[p.index()].pat[d.index()][color.index()])
     }
 
     /// The four line patterns of `color` at `p`.
     #[inline]
     #[must_use]
     pub fn patterns(&self, p: Pos, color: Color) -> [Pattern; 4] {
-        self.info[p.index()].pat[color.index()].map(Pattern::from_u8)
+        self.info[p.index()].pat.map(|pair| Pattern::from_u8(pair[color.index()]))
     }
 
     /// The threat class of `p` for `color` (see [`Pattern4`]). For renju Black, unconfirmed
@@ -504,7 +597,7 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn is_candidate(&self, p: Pos) -> bool {
-        self.cells[p.index()] == EMPTY && self.near_rows[p.y()] & (1 << p.x()) != 0
+        self.cells[p.index()] == EMPTY && self.near_rows[p.y() + NEAR_ROW_PAD] & (1 << p.x()) != 0
     }
 
     /// The window key (ten neighbours, two bits each) of point `p` in direction `d`.
@@ -520,19 +613,33 @@ impl Board {
     /// there are none; callers usually play the centre then.
     #[inline]
     pub fn for_each_candidate(&self, mut f: impl FnMut(Pos)) {
+        let _: ControlFlow<()> = self.try_for_each_candidate(|p| {
+            f(p);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Calls `f` for the move candidates in the order of [`Board::for_each_candidate`] until it
+    /// breaks, and returns the break.
+    #[inline]
+    pub fn try_for_each_candidate<B>(
+        &self,
+        mut f: impl FnMut(Pos) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let [x0, y0, x1, y1] = self.rect;
         if x0 > x1 {
-            return;
+            return ControlFlow::Continue(());
         }
         for y in y0 as usize..=y1 as usize {
-            let mut bits = self.near_rows[y] & !self.stone_rows[y];
+            let mut bits = self.near_rows[y + NEAR_ROW_PAD] & !self.stone_rows[y];
             let row = (y + PAD) * STRIDE + PAD;
             while bits != 0 {
                 let x = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                f(Pos((row + x) as u16));
+                f(Pos((row + x) as u16))?;
             }
         }
+        ControlFlow::Continue(())
     }
 
     /// The centre point (where the first move usually goes).
@@ -589,7 +696,7 @@ impl Board {
             pos: Pos::PASS,
             color,
             prev_to_move: color,
-            saved_start: self.saved_pos.len() as u32,
+            saved_start: self.saved.len() as u32,
             value: self.value,
             rect: self.rect,
             p4_count: self.p4_count,
@@ -623,7 +730,7 @@ impl Board {
             pos: p,
             color,
             prev_to_move,
-            saved_start: self.saved_pos.len() as u32,
+            saved_start: self.saved.len() as u32,
             value: self.value,
             rect: self.rect,
             p4_count: self.p4_count,
@@ -633,11 +740,10 @@ impl Board {
 
         // The point itself leaves the evaluation.
         let old = self.info[i];
-        self.saved_pos.push(i as u16);
-        self.saved_info.push(old);
+        self.saved.push(old);
         self.value[0] -= self.entry[0][old.code[0] as usize].value;
         self.value[1] -= self.entry[1][old.code[1] as usize].value;
-        self.info[i] = NEUTRAL;
+        self.info[i] = PointInfo::neutral(i);
         self.p4_count[0][old.p4[0] as usize] -= 1;
         self.p4_count[1][old.p4[1] as usize] -= 1;
 
@@ -651,27 +757,28 @@ impl Board {
         self.to_move = next;
         self.stones += 1;
 
-        // Update the four line words, then fetch the new patterns of all the neighbours at once
-        // (independent loads, so their cache misses overlap), then apply the changes.
-        let reach = self.reach;
-        let mut np = [[[0u8; 2]; 2 * HALF]; 4];
+        // Update the four line words and the patterns of the empty points around the move on
+        // each line.
+        let mut dv = [0i32; 2];
         for d in 0..4 {
             let (id, off) = line_id(d, i);
             self.lines[d][id] |= bits << (2 * off);
-            let line = self.lines[d][id];
-            for j in HALF - reach..HALF + reach {
-                let k = if j < HALF { j as u32 } else { j as u32 + 1 };
-                // window of the point at line offset off - HALF + k, starting at off - 2*HALF + k;
-                // for wall points the start wraps and the key is garbage, but never used
-                let start = (off + k).wrapping_sub(2 * HALF as u32);
-                let k22 = line.wrapping_shr(start.wrapping_mul(2)) as u32 & 0x3F_FFFF;
-                let k20 = (k22 & 0x3FF) | ((k22 >> 12) << 10);
-                np[d][j] = self.pat_table.get(k20);
-            }
-        }
-        let mut dv = [0i32; 2];
-        for d in 0..4 {
-            self.apply_line(i, d, &np[d], &mut dv);
+            let dvd = update_line(
+                &mut self.info,
+                &mut self.saved,
+                &mut self.p4_count,
+                self.pat_table,
+                &self.entry,
+                self.lines[d][id],
+                LineMove {
+                    i,
+                    d,
+                    off,
+                    reach: self.reach as u32,
+                },
+            );
+            dv[0] += dvd[0];
+            dv[1] += dvd[1];
         }
         self.value[0] += dv[0];
         self.value[1] += dv[1];
@@ -685,12 +792,14 @@ impl Board {
     fn take(&mut self, st: PlyState) {
         let i = st.pos.index();
         let c = st.color.index();
+        // each point is saved at most once per ply, so the order of restoring does not matter
         let start = st.saved_start as usize;
-        while self.saved_pos.len() > start {
-            let q = self.saved_pos.pop().expect("saved stack underflow");
-            let inf = self.saved_info.pop().expect("saved stack underflow");
-            self.info[q as usize] = inf;
+        for inf in &self.saved[start..] {
+            // a sixteen-byte block copy (a plain assignment is split into field moves)
+            std::slice::from_mut(&mut self.info[usize::from(inf.pos) % NUM_CELLS])
+                .copy_from_slice(std::slice::from_ref(inf));
         }
+        self.saved.truncate(start);
         self.value = st.value;
         self.rect = st.rect;
         self.restore_near_rows(st.pos.y(), st.near_saved);
@@ -712,86 +821,26 @@ impl Board {
         self.debug_check_local(st.pos);
     }
 
-    /// Stores the new patterns `np` of the ten points around `i` on line `d` (those that are
-    /// empty), saving the old state of every point that changes.
-    #[inline(always)]
-    fn apply_line(&mut self, i: usize, d: usize, np: &[[u8; 2]; 2 * HALF], dv: &mut [i32; 2]) {
-        let step = Dir::ALL[d].offset();
-        for j in HALF - self.reach..HALF + self.reach {
-            let new = np[j];
-            let k = j as i32 - HALF as i32 + i32::from(j >= HALF);
-            let q = (i as i32 + k * step) as usize;
-            // Safety: q is within PAD steps of a board point, so inside the padded array.
-            if unsafe { *self.cells.get_unchecked(q) } != EMPTY {
-                continue;
-            }
-            // Safety: as above.
-            let inf = unsafe { self.info.get_unchecked_mut(q) };
-            if inf.pat[0][d] == new[0] && inf.pat[1][d] == new[1] {
-                continue;
-            }
-            self.saved_pos.push(q as u16);
-            self.saved_info.push(*inf);
-            for col in 0..2 {
-                let (old_p, new_p) = (inf.pat[col][d], new[col]);
-                if old_p != new_p {
-                    inf.pat[col][d] = new_p;
-                    let old_code = inf.code[col];
-                    let code = (i32::from(old_code)
-                        + (i32::from(new_p) - i32::from(old_p)) * CODE_WEIGHT[d])
-                        as u16;
-                    // Safety: codes are base-13 numbers of four patterns below 13, so below
-                    // 13^4, the length of the entry tables.
-                    let (e_new, e_old) = unsafe {
-                        (
-                            *self.entry[col].get_unchecked(code as usize),
-                            *self.entry[col].get_unchecked(old_code as usize),
-                        )
-                    };
-                    dv[col] += e_new.value - e_old.value;
-                    inf.code[col] = code;
-                    if inf.p4[col] != e_new.p4 {
-                        self.p4_count[col][inf.p4[col] as usize] -= 1;
-                        self.p4_count[col][e_new.p4 as usize] += 1;
-                        inf.p4[col] = e_new.p4;
-                    }
-                }
-            }
-        }
-    }
-
+    /// The `near_rows` entries of board rows `y - 3..=y + 3`.
     fn near_rows_around(&self, y: usize) -> [u32; 7] {
-        let mut out = [0u32; 7];
-        for (k, o) in out.iter_mut().enumerate() {
-            let yy = y + k;
-            if yy >= 3 && yy - 3 < self.size {
-                *o = self.near_rows[yy - 3];
-            }
-        }
-        out
+        // row y - 3 is at index y - 3 + NEAR_ROW_PAD = y
+        self.near_rows[y..y + 7]
+            .try_into()
+            .expect("seven rows around a board row")
     }
 
     fn restore_near_rows(&mut self, y: usize, saved: [u32; 7]) {
-        for (k, &v) in saved.iter().enumerate() {
-            let yy = y + k;
-            if yy >= 3 && yy - 3 < self.size {
-                self.near_rows[yy - 3] = v;
-            }
-        }
+        self.near_rows[y..y + 7].copy_from_slice(&saved);
     }
 
     /// Marks the neighbourhood of a new stone as near, and the point as occupied.
     fn mark_near_rows(&mut self, p: Pos) {
         let (x, y) = (p.x(), p.y());
         let width = (1u64 << self.size) - 1;
-        for (k, &shape) in NEAR_ROW_SHAPES.iter().enumerate() {
-            let yy = y + k;
-            if yy < 3 || yy - 3 >= self.size {
-                continue;
-            }
+        // board row y + k - 3 is at index y + k
+        for (row, &shape) in self.near_rows[y..y + 7].iter_mut().zip(&NEAR_ROW_SHAPES) {
             // shape bit j is dx = j - 3
-            let bits = ((u64::from(shape) << x) >> 3) & width;
-            self.near_rows[yy - 3] |= bits as u32;
+            *row |= (((u64::from(shape) << x) >> 3) & width) as u32;
         }
         self.stone_rows[y] |= 1 << x;
     }
@@ -815,19 +864,17 @@ impl Board {
 
     /// The pattern info of an empty point computed from scratch.
     fn fresh_info(&self, i: usize) -> PointInfo {
+        let mut inf = PointInfo::neutral(i);
         if self.cells[i] != EMPTY {
-            return NEUTRAL;
+            return inf;
         }
         let p = Pos(i as u16);
-        let mut inf = NEUTRAL;
         for d in Dir::ALL {
-            let np = self.pat_table.get(self.window_key(p, d));
-            inf.pat[0][d.index()] = np[0];
-            inf.pat[1][d.index()] = np[1];
+            inf.pat[d.index()] = self.pat_table.get(self.window_key(p, d));
         }
         for col in 0..2 {
             let code: i32 = (0..4)
-                .map(|d| i32::from(inf.pat[col][d]) * CODE_WEIGHT[d])
+                .map(|d| i32::from(inf.pat[d][col]) * CODE_WEIGHT[d])
                 .sum();
             inf.code[col] = code as u16;
             inf.p4[col] = self.entry[col][code as usize].p4;
@@ -910,7 +957,8 @@ impl Board {
                 self.value
             ));
         }
-        if self.near_rows[..self.size] != fresh.near_rows[..self.size]
+        let board_rows = NEAR_ROW_PAD..NEAR_ROW_PAD + self.size;
+        if self.near_rows[board_rows.clone()] != fresh.near_rows[board_rows]
             || self.stone_rows[..self.size] != fresh.stone_rows[..self.size]
         {
             return Err("candidate rows differ".into());

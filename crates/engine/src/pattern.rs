@@ -471,9 +471,10 @@ pub(crate) const NUM_HALVES: usize = 364;
 ///
 /// Stored compactly so that it stays in the L2 cache: each half of the key maps to the index of
 /// its valid half-window (walls only at the far end), the pair of indices selects a byte, and the
-/// byte packs both colours' patterns (`black * 13 + white`).
+/// byte packs both colours' patterns (`black * 13 + white`). The left half's index comes
+/// multiplied by [`NUM_HALVES`] (the start of its row of bytes).
 pub(crate) struct RuleTable {
-    pub(crate) left: [u16; 1024],
+    pub(crate) left: [u32; 1024],
     pub(crate) right: [u16; 1024],
     pub(crate) packed: Vec<u8>,
     pub(crate) unpack: [[u8; 2]; NUM_PATTERNS * NUM_PATTERNS],
@@ -486,10 +487,10 @@ impl RuleTable {
         let lo = (key & 0x3FF) as usize;
         let hi = ((key >> 10) & 0x3FF) as usize;
         // Safety: lo and hi are below 1024; the half indices are below NUM_HALVES, so the
-        // product index is below NUM_HALVES^2, the packed length; packed bytes are below 169.
+        // row start plus the right index is below NUM_HALVES^2, the packed length; packed bytes
+        // are below 169.
         unsafe {
-            let i = *self.left.get_unchecked(lo) as usize * NUM_HALVES
-                + *self.right.get_unchecked(hi) as usize;
+            let i = *self.left.get_unchecked(lo) as usize + *self.right.get_unchecked(hi) as usize;
             *self
                 .unpack
                 .get_unchecked(*self.packed.get_unchecked(i) as usize)
@@ -556,7 +557,7 @@ pub(crate) fn rule_table(rule: Rule) -> &'static RuleTable {
             *u = [(i / NUM_PATTERNS) as u8, (i % NUM_PATTERNS) as u8];
         }
         RuleTable {
-            left,
+            left: left.map(|i| u32::from(i) * NUM_HALVES as u32),
             right,
             packed,
             unpack,

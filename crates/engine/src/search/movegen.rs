@@ -12,6 +12,7 @@
 use crate::board::Board;
 use crate::pattern::{Pattern, Pattern4};
 use crate::types::{Color, Dir, Pos};
+use std::ops::ControlFlow;
 
 /// A move with its ordering score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,20 +51,32 @@ pub fn order_score(board: &Board, p: Pos, us: Color, class: Pattern4) -> i32 {
 /// Every empty point near a stone that `us` may play, scored.
 pub fn gen_all(board: &mut Board, us: Color, out: &mut Vec<ScoredMove>) {
     out.clear();
-    let mut pts: [Pos; 512] = [Pos::NONE; 512];
-    let mut n = 0;
+    let t = board.tables();
+    let (attack, defend) = (&t.attack[us.index()][..], &t.defend[us.opponent().index()][..]);
+    // One pass scores every point whose class is known; renju Black's possible double threes
+    // need `&mut Board` to be decided, so they keep a place in the list and are settled after.
+    let mut undecided = false;
     board.for_each_candidate(|p| {
-        pts[n] = p;
-        n += 1;
+        let class = board.threat(p, us);
+        let score = match class {
+            Pattern4::Forbid => return,
+            Pattern4::Flex3x2 => {
+                undecided = true;
+                0
+            }
+            // the pcodes of both colours, as in `order_score` when the class is the board's
+            _ => attack[board.pcode(p, us)] + defend[board.pcode(p, us.opponent())],
+        };
+        out.push(ScoredMove { pos: p, score });
     });
-    for &p in &pts[..n] {
-        let class = own_class(board, p, us);
-        if class == Pattern4::Forbid {
-            continue;
-        }
-        out.push(ScoredMove {
-            pos: p,
-            score: order_score(board, p, us, class),
+    if undecided {
+        out.retain_mut(|m| {
+            if board.threat(m.pos, us) != Pattern4::Flex3x2 {
+                return true;
+            }
+            let class = own_class(board, m.pos, us);
+            m.score = order_score(board, m.pos, us, class);
+            class != Pattern4::Forbid
         });
     }
 }
@@ -113,15 +126,22 @@ pub fn gen_defence_against(
             *n += 1;
         }
     };
+    // (the scans stop once they have found as many points as the board counts)
     let mut threats: [Pos; 64] = [Pos::NONE; 64];
+    let max_threats = (board.threat_count(them, class) as usize).min(threats.len());
     let mut nt = 0;
-    board.for_each_candidate(|p| {
-        let t = board.threat(p, them);
-        if t == class && nt < 64 {
-            threats[nt] = p;
-            nt += 1;
-        }
-    });
+    if max_threats > 0 {
+        let _: ControlFlow<()> = board.try_for_each_candidate(|p| {
+            if board.threat(p, them) == class {
+                threats[nt] = p;
+                nt += 1;
+                if nt == max_threats {
+                    return ControlFlow::Break(());
+                }
+            }
+            ControlFlow::Continue(())
+        });
+    }
     for &t in &threats[..nt] {
         add(t, &mut pts, &mut n);
         for d in Dir::ALL {
@@ -138,11 +158,19 @@ pub fn gen_defence_against(
             }
         }
     }
-    board.for_each_candidate(|p| {
-        if board.threat(p, us) >= Pattern4::Block4 {
-            add(p, &mut pts, &mut n);
-        }
-    });
+    let mut fours = board.threat_count_at_least(us, Pattern4::Block4);
+    if fours > 0 {
+        let _: ControlFlow<()> = board.try_for_each_candidate(|p| {
+            if board.threat(p, us) >= Pattern4::Block4 {
+                add(p, &mut pts, &mut n);
+                fours -= 1;
+                if fours == 0 {
+                    return ControlFlow::Break(());
+                }
+            }
+            ControlFlow::Continue(())
+        });
+    }
     for &p in &pts[..n] {
         let class = own_class(board, p, us);
         if class == Pattern4::Forbid {
@@ -182,9 +210,12 @@ pub fn gen_fours(board: &mut Board, us: Color, out: &mut Vec<ScoredMove>) {
 #[inline]
 pub fn pick_best(moves: &mut [ScoredMove], i: usize) {
     let mut best = i;
-    for j in i + 1..moves.len() {
-        if moves[j].score > moves[best].score {
+    let mut best_score = moves[i].score;
+    for (j, m) in moves.iter().enumerate().skip(i + 1) {
+        // the first of equal scores stays best
+        if m.score > best_score {
             best = j;
+            best_score = m.score;
         }
     }
     moves.swap(i, best);

@@ -14,6 +14,7 @@ use crate::board::Board;
 use crate::eval::evaluate;
 use crate::pattern::Pattern4;
 use crate::types::{Color, Pos, Rule, NUM_CELLS};
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::params::{SearchParams, PLY};
@@ -581,17 +582,23 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        // the scan stops at two points, or once it has found every point the board counts
+        let enough = (self.board.threat_count(color, Pattern4::Five) as usize).min(2);
         let mut pts = [Pos::NONE; 2];
         let mut n = 0;
-        self.board.for_each_candidate(|q| {
-            if self.board.threat(q, color) == Pattern4::Five {
-                if n < 2 {
+        if enough > 0 {
+            let _: ControlFlow<()> = self.board.try_for_each_candidate(|q| {
+                if self.board.threat(q, color) == Pattern4::Five {
                     pts[n] = q;
+                    n += 1;
+                    if n == enough {
+                        return ControlFlow::Break(());
+                    }
                 }
-                n += 1;
-            }
-        });
-        (pts[0], n.min(2))
+                ControlFlow::Continue(())
+            });
+        }
+        (pts[0], n)
     }
 
     /// Immediate results common to every node: our five, the opponent's five threat (returns
@@ -989,28 +996,27 @@ impl<'a> Worker<'a> {
         let hist = &self.history[us.index()];
         let own_last = self.frames[ply + FRAME_OFFSET - 2].current;
         let their_last = self.frames[ply + FRAME_OFFSET - 1].current;
-        let near_bonus = self.params.near_last_bonus;
+        let (near_bonus, killer_bonus) = (self.params.near_last_bonus, self.params.killer_bonus);
+        let history_divisor = self.params.history_divisor;
+        // helpers order ties differently, so that the threads spread over the tree
+        let tie_salt = (self.id > 0).then(|| self.id as u64 * 0x9E37_79B9);
         for m in list.iter_mut() {
             if m.pos == tt_move {
                 m.score = i32::MAX;
             } else {
                 if m.pos == killers[0] || m.pos == killers[1] {
-                    m.score += self.params.killer_bonus;
+                    m.score += killer_bonus;
                 }
-                m.score += hist[m.pos.index()] / self.params.history_divisor;
-                if self.id > 0 {
-                    // helpers order ties differently, so that the threads spread over the tree
-                    let h = (m.pos.index() as u64 ^ (self.id as u64 * 0x9E37_79B9))
-                        .wrapping_mul(0x2545_F491_4F6C_DD1D);
+                m.score += hist[m.pos.index() % NUM_CELLS] / history_divisor;
+                if let Some(salt) = tie_salt {
+                    let h = (m.pos.index() as u64 ^ salt).wrapping_mul(0x2545_F491_4F6C_DD1D);
                     m.score += (h >> 59) as i32;
                 }
-                // play happens near the last moves
-                let d = their_last
-                    .map_or(9, |q| chebyshev(q, m.pos))
-                    .min(own_last.map_or(9, |q| chebyshev(q, m.pos)));
-                if d <= 2 {
-                    m.score += near_bonus * (3 - d);
-                }
+                // play happens near the last moves: 3 - d at Chebyshev distance d <= 2
+                let near = their_last
+                    .map_or(0, |q| near_factor(q, m.pos))
+                    .max(own_last.map_or(0, |q| near_factor(q, m.pos)));
+                m.score += near_bonus * near;
             }
         }
 
@@ -1207,9 +1213,61 @@ const QVCF_RANGE: [i32; 40] = {
     t
 };
 
+/// Largest index difference of two points within Chebyshev distance 2 (two rows and two
+/// columns).
+const NEAR_SPAN: usize = 2 * crate::types::STRIDE + 2;
+
+/// `3 - d` for the points at Chebyshev distance `d <= 2`, by index difference (offset by
+/// [`NEAR_SPAN`]); 0 elsewhere. Two board points a column difference of at most
+/// `MAX_SIZE - 1 < STRIDE - 2` apart can only have such an index difference when they are that
+/// close.
+const NEAR_FACTOR: [i32; 2 * NEAR_SPAN + 1] = {
+    assert!(crate::types::MAX_SIZE - 1 < crate::types::STRIDE - 2);
+    let mut t = [0i32; 2 * NEAR_SPAN + 1];
+    let s = crate::types::STRIDE as i32;
+    let mut dy = -2i32;
+    while dy <= 2 {
+        let mut dx = -2i32;
+        while dx <= 2 {
+            let ax = if dx < 0 { -dx } else { dx };
+            let ay = if dy < 0 { -dy } else { dy };
+            let d = if ax > ay { ax } else { ay };
+            t[(NEAR_SPAN as i32 + dy * s + dx) as usize] = 3 - d;
+            dx += 1;
+        }
+        dy += 1;
+    }
+    t
+};
+
+/// `3 - chebyshev(a, b)` when that distance is at most 2, otherwise 0 (a table lookup).
+#[inline]
+fn near_factor(a: Pos, b: Pos) -> i32 {
+    let k = (b.index() + NEAR_SPAN).wrapping_sub(a.index());
+    NEAR_FACTOR.get(k).copied().unwrap_or(0)
+}
+
 #[inline]
 fn chebyshev(a: Pos, b: Pos) -> i32 {
     let dx = (a.x() as i32 - b.x() as i32).abs();
     let dy = (a.y() as i32 - b.y() as i32).abs();
     dx.max(dy)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_factor_matches_chebyshev() {
+        let size = crate::types::MAX_SIZE;
+        for a in 0..size * size {
+            for b in 0..size * size {
+                let (pa, pb) = (Pos::new(a % size, a / size), Pos::new(b % size, b / size));
+                let d = chebyshev(pa, pb);
+                let want = if d <= 2 { 3 - d } else { 0 };
+                assert_eq!(near_factor(pa, pb), want, "{pa:?} {pb:?}");
+            }
+        }
+    }
 }
