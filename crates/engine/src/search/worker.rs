@@ -1,6 +1,6 @@
 //! One search thread: iterative deepening, root search and the recursive PVS.
 
-use super::movegen::{gen_all, gen_defence, sort_moves, ScoredMove};
+use super::movegen::{gen_all, gen_defence, own_class, sort_moves, ScoredMove};
 use super::score::{
     from_tt, is_decisive, loss_in, to_tt, win_in, Score, DRAW, INFINITE, WIN, WIN_MIN,
 };
@@ -32,6 +32,14 @@ struct Frame {
     /// Threat classes of the move played at this ply: (mover's own, opponent's there).
     move_class: (Pattern4, Pattern4),
     tt_pv: bool,
+}
+
+/// What the search's move ordering at a node depends on besides the history.
+struct MoveOrdering {
+    tt_move: Pos,
+    killers: [Pos; 2],
+    own_last: Option<Pos>,
+    their_last: Option<Pos>,
 }
 
 /// State shared by all threads of one search.
@@ -75,6 +83,8 @@ pub(crate) struct Worker<'a> {
     abandoned: bool,
     killers: [[Pos; 2]; MAX_PLY],
     history: Box<[[i32; NUM_CELLS]; 2]>,
+    /// Per ply: the history of the side to move when a staged TT move was searched.
+    history_at: Box<[[i32; NUM_CELLS]]>,
     pv: Box<[[Pos; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     lists: Vec<Vec<ScoredMove>>,
@@ -132,6 +142,7 @@ impl<'a> Worker<'a> {
             abandoned: false,
             killers: [[Pos::NONE; 2]; MAX_PLY],
             history: Box::new([[0; NUM_CELLS]; 2]),
+            history_at: vec![[0; NUM_CELLS]; MAX_PLY].into_boxed_slice(),
             pv: Box::new([[Pos::NONE; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
@@ -554,6 +565,39 @@ impl<'a> Worker<'a> {
         // best first; moves without a value this iteration keep their old order at the back
         self.root.sort_by_key(|e| std::cmp::Reverse(e.sort_score));
         best
+    }
+
+    /// Adds the search's ordering terms to the scores of a generated list: the TT move first,
+    /// killer and history bonuses (`hist`: the history of the side to move), a bonus near the
+    /// last two moves, and the helpers' tie salt.
+    fn order(&self, list: &mut [ScoredMove], o: &MoveOrdering, hist: &[i32; NUM_CELLS]) {
+        let (near_bonus, killer_bonus) = (self.params.near_last_bonus, self.params.killer_bonus);
+        let history_divisor = self.params.history_divisor;
+        let own_last = o.own_last.map_or(NO_INDEX, Pos::index);
+        let their_last = o.their_last.map_or(NO_INDEX, Pos::index);
+        for m in list.iter_mut() {
+            if m.pos == o.tt_move {
+                m.score = i32::MAX;
+                continue;
+            }
+            let i = m.pos.index();
+            let mut score = m.score;
+            if m.pos == o.killers[0] || m.pos == o.killers[1] {
+                score += killer_bonus;
+            }
+            score += hist[i % NUM_CELLS] / history_divisor;
+            // play happens near the last moves: 3 - d at Chebyshev distance d <= 2
+            score += near_bonus * near_factor(their_last, i).max(near_factor(own_last, i));
+            m.score = score;
+        }
+        if self.id > 0 {
+            // helpers order ties differently, so that the threads spread over the tree
+            let salt = self.id as u64 * 0x9E37_79B9;
+            for m in list.iter_mut().filter(|m| m.pos != o.tt_move) {
+                let h = (m.pos.index() as u64 ^ salt).wrapping_mul(0x2545_F491_4F6C_DD1D);
+                m.score += (h >> 59) as i32;
+            }
+        }
     }
 
     #[inline]
@@ -981,44 +1025,44 @@ impl<'a> Worker<'a> {
             return self.qsearch::<PV>(alpha, beta, ply, 0);
         }
 
-        // Step 10. Moves: the defence list when the opponent threatens a straight four.
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        if oppo4 {
-            gen_defence(&mut self.board, us, &mut list);
-        } else {
-            gen_all(&mut self.board, us, &mut list);
-        }
-        if list.is_empty() {
-            self.lists[ply] = list;
-            return if oppo4 { loss_in(p + 4) } else { eval };
-        }
-        let killers = self.killers[ply];
-        let hist = &self.history[us.index()];
+        // Step 10. Moves: the defence list when the opponent threatens a straight four, else
+        // every candidate. A TT move that the full list would hold is searched before the list
+        // is made (it is ordered first anyway, and when it cuts off no list is needed); the
+        // list is then ordered as it would have been before, with the history saved here (the
+        // TT move's subtree changes it).
         let own_last = self.frames[ply + FRAME_OFFSET - 2].current;
         let their_last = self.frames[ply + FRAME_OFFSET - 1].current;
-        let (near_bonus, killer_bonus) = (self.params.near_last_bonus, self.params.killer_bonus);
-        let history_divisor = self.params.history_divisor;
-        // helpers order ties differently, so that the threads spread over the tree
-        let tie_salt = (self.id > 0).then(|| self.id as u64 * 0x9E37_79B9);
-        for m in list.iter_mut() {
-            if m.pos == tt_move {
-                m.score = i32::MAX;
+        let ordering = MoveOrdering {
+            tt_move,
+            killers: self.killers[ply],
+            own_last,
+            their_last,
+        };
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        let staged = !oppo4
+            && tt_move != Pos::NONE
+            && self.board.is_candidate(tt_move)
+            && own_class(&mut self.board, tt_move, us) != Pattern4::Forbid;
+        if staged {
+            self.history_at[ply] = self.history[us.index()];
+            list.push(ScoredMove {
+                pos: tt_move,
+                score: i32::MAX,
+            });
+        } else {
+            if oppo4 {
+                gen_defence(&mut self.board, us, &mut list);
             } else {
-                if m.pos == killers[0] || m.pos == killers[1] {
-                    m.score += killer_bonus;
-                }
-                m.score += hist[m.pos.index() % NUM_CELLS] / history_divisor;
-                if let Some(salt) = tie_salt {
-                    let h = (m.pos.index() as u64 ^ salt).wrapping_mul(0x2545_F491_4F6C_DD1D);
-                    m.score += (h >> 59) as i32;
-                }
-                // play happens near the last moves: 3 - d at Chebyshev distance d <= 2
-                let near = their_last
-                    .map_or(0, |q| near_factor(q, m.pos))
-                    .max(own_last.map_or(0, |q| near_factor(q, m.pos)));
-                m.score += near_bonus * near;
+                gen_all(&mut self.board, us, &mut list);
             }
+            if list.is_empty() {
+                self.lists[ply] = list;
+                return if oppo4 { loss_in(p + 4) } else { eval };
+            }
+            self.order(&mut list, &ordering, &self.history[us.index()]);
         }
+        let mut generated = !staged;
 
         let prev_own_class = self.frames[ply + FRAME_OFFSET - 2].move_class.0;
         let orig_alpha = alpha;
@@ -1026,13 +1070,31 @@ impl<'a> Worker<'a> {
         let mut best_move = Pos::NONE;
         let mut count = 0usize;
         let move_count_limit = self.params.move_count_limit(depth, improving);
-        for i in 0..list.len() {
+        let mut next = 0;
+        loop {
+            let i = next;
             // Step 11a. Move count pruning: past the limit, with a non-losing move known, the
             // rest of the (ordered) list is skipped.
             if best > -WIN_MIN && count >= move_count_limit {
                 break;
             }
+            if i == list.len() {
+                if generated {
+                    break;
+                }
+                // the staged TT move is done: the full list, ordered as it would have been,
+                // with the TT move first
+                generated = true;
+                gen_all(&mut self.board, us, &mut list);
+                self.order(&mut list, &ordering, &self.history_at[ply]);
+                super::movegen::pick_best(&mut list, 0);
+                debug_assert_eq!(list[0].pos, tt_move);
+                if i == list.len() {
+                    break;
+                }
+            }
             super::movegen::pick_best(&mut list, i);
+            next = i + 1;
             let m = list[i].pos;
             let our_class = self.board.threat(m, us);
             let their_class = self.board.threat(m, them);
@@ -1089,7 +1151,7 @@ impl<'a> Worker<'a> {
                     if tt_pv {
                         r -= self.params.ttpv_reduction;
                     }
-                    if cut_node && !(m == killers[0] || m == killers[1]) {
+                    if cut_node && !ordering.killers.contains(&m) {
                         r += self.params.cutnode_reduction;
                     }
                     if oppo4 && their_class < Pattern4::Block4 {
@@ -1240,10 +1302,14 @@ const NEAR_FACTOR: [i32; 2 * NEAR_SPAN + 1] = {
     t
 };
 
-/// `3 - chebyshev(a, b)` when that distance is at most 2, otherwise 0 (a table lookup).
+/// A point index standing for "no point" in [`near_factor`].
+const NO_INDEX: usize = usize::MAX / 2;
+
+/// `3 - d` for the points of indices `a` and `b` at Chebyshev distance `d <= 2`, otherwise 0
+/// (also when `a` is [`NO_INDEX`]); a table lookup.
 #[inline]
-fn near_factor(a: Pos, b: Pos) -> i32 {
-    let k = (b.index() + NEAR_SPAN).wrapping_sub(a.index());
+fn near_factor(a: usize, b: usize) -> i32 {
+    let k = (b + NEAR_SPAN).wrapping_sub(a);
     NEAR_FACTOR.get(k).copied().unwrap_or(0)
 }
 
@@ -1266,7 +1332,8 @@ mod tests {
                 let (pa, pb) = (Pos::new(a % size, a / size), Pos::new(b % size, b / size));
                 let d = chebyshev(pa, pb);
                 let want = if d <= 2 { 3 - d } else { 0 };
-                assert_eq!(near_factor(pa, pb), want, "{pa:?} {pb:?}");
+                assert_eq!(near_factor(pa.index(), pb.index()), want, "{pa:?} {pb:?}");
+                assert_eq!(near_factor(NO_INDEX, pb.index()), 0);
             }
         }
     }
