@@ -268,6 +268,19 @@ pub fn defender_replies(b: &mut Board, att: Color) -> Replies {
     Replies::Moves(list.into_iter().map(|m| m.pos).collect())
 }
 
+/// Adds the empty point `q` to a defence list of `def` unless it is there already or forbidden.
+fn push_defence(b: &mut Board, def: Color, q: Pos, list: &mut Vec<ScoredMove>) {
+    if b.is_empty(q) && !list.iter().any(|m| m.pos == q) {
+        let class = own_class(b, q, def);
+        if class != Pattern4::Forbid {
+            list.push(ScoredMove {
+                pos: q,
+                score: order_score(b, q, def, class),
+            });
+        }
+    }
+}
+
 /// The defence list of Black against White's fours whose five point is forbidden for Black:
 /// the four points themselves, every point on the lines through the five points (a Black stone
 /// there may make the five point playable), and Black's own fours.
@@ -277,23 +290,12 @@ fn add_forbidden_block_defences(
     fours: &[(Pos, Pos)],
     list: &mut Vec<ScoredMove>,
 ) {
-    let add = |b: &mut Board, q: Pos, list: &mut Vec<ScoredMove>| {
-        if b.is_empty(q) && !list.iter().any(|m| m.pos == q) {
-            let class = own_class(b, q, def);
-            if class != Pattern4::Forbid {
-                list.push(ScoredMove {
-                    pos: q,
-                    score: order_score(b, q, def, class),
-                });
-            }
-        }
-    };
     for &(q, r) in fours {
-        add(b, q, list);
+        push_defence(b, def, q, list);
         for d in Dir::ALL {
             for k in 1..=4 {
-                add(b, r.step(d, k), list);
-                add(b, r.step(d, -k), list);
+                push_defence(b, def, r.step(d, k), list);
+                push_defence(b, def, r.step(d, -k), list);
             }
         }
     }
@@ -304,7 +306,7 @@ fn add_forbidden_block_defences(
         }
     });
     for p in own {
-        add(b, p, list);
+        push_defence(b, def, p, list);
     }
 }
 
@@ -339,17 +341,8 @@ fn add_block_line_defences(b: &mut Board, def: Color, list: &mut Vec<ScoredMove>
             }
             for d2 in Dir::ALL {
                 for k in 1..=4 {
-                    for q in [r.step(d2, k), r.step(d2, -k)] {
-                        if b.is_empty(q) && !list.iter().any(|m| m.pos == q) {
-                            let class = own_class(b, q, def);
-                            if class != Pattern4::Forbid {
-                                list.push(ScoredMove {
-                                    pos: q,
-                                    score: order_score(b, q, def, class),
-                                });
-                            }
-                        }
-                    }
+                    push_defence(b, def, r.step(d2, k), list);
+                    push_defence(b, def, r.step(d2, -k), list);
                 }
             }
         }
