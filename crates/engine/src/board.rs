@@ -264,9 +264,9 @@ fn update_line(
             if old_p != new_p {
                 inf.pat[d][col] = new_p;
                 let old_code = inf.code[col];
-                let code =
-                    (i32::from(old_code) + (i32::from(new_p) - i32::from(old_p)) * CODE_WEIGHT[d])
-                        as u16;
+                let code = (i32::from(old_code)
+                    + (i32::from(new_p) - i32::from(old_p)) * CODE_WEIGHT[d])
+                    as u16;
                 // Safety: codes are base-13 numbers of four patterns below 13, so below 13^4,
                 // the length of the entry tables.
                 let (e_new, e_old) = unsafe {
@@ -524,7 +524,9 @@ impl Board {
     #[inline]
     #[must_use]
     pub fn patterns(&self, p: Pos, color: Color) -> [Pattern; 4] {
-        self.info[p.index()].pat.map(|pair| Pattern::from_u8(pair[color.index()]))
+        self.info[p.index()]
+            .pat
+            .map(|pair| Pattern::from_u8(pair[color.index()]))
     }
 
     /// The threat class of `p` for `color` (see [`Pattern4`]). For renju Black, unconfirmed

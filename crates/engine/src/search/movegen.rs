@@ -52,7 +52,10 @@ pub fn order_score(board: &Board, p: Pos, us: Color, class: Pattern4) -> i32 {
 pub fn gen_all(board: &mut Board, us: Color, out: &mut Vec<ScoredMove>) {
     out.clear();
     let t = board.tables();
-    let (attack, defend) = (&t.attack[us.index()][..], &t.defend[us.opponent().index()][..]);
+    let (attack, defend) = (
+        &t.attack[us.index()][..],
+        &t.defend[us.opponent().index()][..],
+    );
     // One pass scores every point whose class is known; renju Black's possible double threes
     // need `&mut Board` to be decided, so they keep a place in the list and are settled after.
     let mut undecided = false;
