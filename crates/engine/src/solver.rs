@@ -159,7 +159,7 @@ impl Solver {
                     VctLimits {
                         max_depth: 40,
                         max_nodes: limits.nodes.unwrap_or(u64::MAX),
-                        max_ms: left.map(|t| t * 9 / 10),
+                        max_ms: left.map(|t| t * 8 / 10),
                     },
                 );
                 nodes += res.nodes;

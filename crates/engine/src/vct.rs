@@ -18,7 +18,7 @@ use crate::board::Board;
 use crate::pattern::{Pattern, Pattern4};
 use crate::search::movegen::{gen_defence_against, order_score, own_class, ScoredMove};
 use crate::types::{Color, Dir, Pos, Rule};
-use crate::vcf::VcfSearcher;
+use crate::vcf::{replay_vcf, VcfSearcher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -349,6 +349,95 @@ fn add_block_line_defences(b: &mut Board, def: Color, list: &mut Vec<ScoredMove>
     }
 }
 
+/// The attacker's (`att`, side to move) quiet moves, other than `tried`, after which it would
+/// have a VCF if it moved again ("VCF threats"), each with that VCF, best first; and the VCF
+/// nodes spent finding them.
+pub fn vcf_threats(
+    b: &mut Board,
+    att: Color,
+    tried: &[Pos],
+    vcf: &mut VcfSearcher,
+) -> (Vec<(Pos, Vec<Pos>)>, u64) {
+    let def = att.opponent();
+    let mut nodes = 0;
+    if b.threat_count(def, Pattern4::Flex4) > 0 {
+        // the defender's straight four comes first
+        return (Vec::new(), nodes);
+    }
+    let mut quiet: Vec<ScoredMove> = Vec::new();
+    b.for_each_candidate(|q| {
+        let t = b.threat(q, att);
+        if (Pattern4::Flex2..Pattern4::Flex3).contains(&t) && !tried.contains(&q) {
+            quiet.push(ScoredMove { pos: q, score: 0 });
+        }
+    });
+    for m in &mut quiet {
+        let class = own_class(b, m.pos, att);
+        m.score = if class == Pattern4::Forbid {
+            i32::MIN
+        } else {
+            order_score(b, m.pos, att, class)
+        };
+    }
+    quiet.retain(|m| m.score != i32::MIN);
+    quiet.sort_by_key(|m| -m.score);
+    let mut out = Vec::new();
+    for m in quiet {
+        b.play_unchecked(m.pos);
+        let mut line = None;
+        if VcfSearcher::has_four_moves(b, att) && b.threat_count(def, Pattern4::Five) == 0 {
+            b.pass();
+            line = vcf.search(b, INNER_VCF_FOURS, VCF_THREAT_NODES);
+            nodes += vcf.nodes();
+            b.undo();
+        }
+        b.undo();
+        if let Some(l) = line {
+            out.push((m.pos, l));
+        }
+    }
+    (out, nodes)
+}
+
+/// The defender's (`def`, side to move) moves that could break the attacker's VCF `vcf`: the
+/// empty points of the line, the empty points within five steps along the four lines through
+/// each of them, and every point where the defender makes a four. Playable points only (renju
+/// Black never plays a forbidden point); the line's own points first.
+#[must_use]
+pub fn vcf_threat_defences(b: &mut Board, def: Color, vcf: &[Pos]) -> Vec<Pos> {
+    let mut list: Vec<ScoredMove> = Vec::new();
+    for (i, &p) in vcf.iter().enumerate() {
+        if b.is_empty(p)
+            && !list.iter().any(|m| m.pos == p)
+            && own_class(b, p, def) != Pattern4::Forbid
+        {
+            list.push(ScoredMove {
+                pos: p,
+                score: 1_000_000 - i as i32,
+            });
+        }
+    }
+    for &p in vcf {
+        for d in Dir::ALL {
+            for k in 1..=5 {
+                push_defence(b, def, p.step(d, k), &mut list);
+                push_defence(b, def, p.step(d, -k), &mut list);
+            }
+        }
+    }
+    let mut own = Vec::new();
+    b.for_each_candidate(|p| {
+        if b.threat(p, def) >= Pattern4::Block4 {
+            own.push(p);
+        }
+    });
+    for p in own {
+        push_defence(b, def, p, &mut list);
+    }
+    list.sort_by_key(|m| -m.score);
+    list.into_iter().map(|m| m.pos).collect()
+}
+
 /// The VCF and VCT searchers of a caller that searches many positions, with the rule and board
 /// size their tables were filled under (the tables' keys do not encode them).
 #[derive(Debug, Default)]
@@ -406,12 +495,22 @@ pub struct VctSearcher {
     /// The attacker's last winning move at each ply (tried first at the next attack node of
     /// that ply: a defence elsewhere seldom changes which threat wins).
     killers: Vec<Pos>,
+    /// Attacking moves of the current iteration (the root's depth).
+    iter_depth: i32,
 }
 
 /// Node budget of each VCF search inside the VCT.
 const INNER_VCF_NODES: u64 = 3000;
 /// Longest inner VCF (fours).
 const INNER_VCF_FOURS: i32 = 40;
+/// VCF threats (quiet moves after which the attacker would have a VCF) are tried in the first
+/// this many attacking moves of a line...
+const VCF_THREAT_PLIES: i32 = 2;
+/// ... from this iteration on (they are costly to refute: the cheaper threats get the first
+/// iterations to themselves).
+const VCF_THREAT_FROM_ITERATION: i32 = 6;
+/// Node budget of the VCF search that qualifies a VCF threat.
+const VCF_THREAT_NODES: u64 = 1000;
 
 impl std::fmt::Debug for VctSearcher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -439,6 +538,7 @@ impl VctSearcher {
             line: Vec::new(),
             vcf: VcfSearcher::new(),
             killers: Vec::new(),
+            iter_depth: 0,
         }
     }
 
@@ -480,6 +580,7 @@ impl VctSearcher {
         let mut completed = 0;
         for depth in 1..=limits.max_depth.clamp(1, 200) {
             self.line.clear();
+            self.iter_depth = depth;
             if self.attack(board, depth, stop) {
                 return VctResult {
                     line: Some(self.line.clone()),
@@ -608,7 +709,7 @@ impl VctSearcher {
             moves[..=i].rotate_right(1);
         }
         let mut won = Pos::NONE;
-        for m in moves {
+        for &m in &moves {
             b.play_unchecked(m);
             self.line.push(m);
             let ok = self.defend(b, depth - 1, stop);
@@ -622,6 +723,31 @@ impl VctSearcher {
             }
             if self.aborted {
                 break;
+            }
+        }
+        if won == Pos::NONE
+            && !self.aborted
+            && self.iter_depth >= VCF_THREAT_FROM_ITERATION
+            && self.iter_depth - depth < VCF_THREAT_PLIES
+        {
+            // quiet moves after which we would have a VCF: the defender must break it
+            let (threats, n) = vcf_threats(b, att, &moves, &mut self.vcf);
+            self.nodes += n;
+            for (m, vcf) in threats {
+                b.play_unchecked(m);
+                self.line.push(m);
+                let ok = self.defend_vcf_threat(b, depth - 1, &vcf, stop);
+                if !ok {
+                    self.line.pop();
+                }
+                b.undo();
+                if ok {
+                    won = m;
+                    break;
+                }
+                if self.aborted {
+                    break;
+                }
             }
         }
         let entry = &mut self.table[slot];
@@ -645,6 +771,73 @@ impl VctSearcher {
             }
             false
         }
+    }
+
+    /// The defender (side to move) answers a quiet move after which the attacker has the VCF
+    /// `vcf`; true if every defence loses. Every move that could break the VCF is tried: the
+    /// points of the line, the points within five along the lines through them, and the
+    /// defender's fours (a stone anywhere else leaves every four of the line, every forced
+    /// block and the defender's lack of fives as they were). A defence after which the line
+    /// still replays loses at once; the others are searched.
+    fn defend_vcf_threat(
+        &mut self,
+        b: &mut Board,
+        depth: i32,
+        vcf: &[Pos],
+        stop: &AtomicBool,
+    ) -> bool {
+        self.nodes += 1;
+        if self.out_of_budget(stop) {
+            return false;
+        }
+        let def = b.to_move();
+        if b.threat_count(def, Pattern4::Five) > 0 {
+            return false;
+        }
+        let key = b.key();
+        let slot = Self::slot(key);
+        {
+            let e = self.table[slot];
+            if e.key == key && i32::from(e.fail_depth) >= depth {
+                return false;
+            }
+        }
+        if self.inner_vcf(b).is_some() {
+            self.store_hold(key, u8::MAX);
+            return false;
+        }
+        let moves = vcf_threat_defences(b, def, vcf);
+        let mark = self.line.len();
+        let mut longest: Option<Vec<Pos>> = None;
+        for d in moves {
+            b.play_unchecked(d);
+            self.line.push(d);
+            let lost = if replay_vcf(b, vcf) {
+                self.line.extend_from_slice(vcf);
+                true
+            } else {
+                self.attack(b, depth, stop)
+            };
+            b.undo();
+            if !lost {
+                self.line.truncate(mark);
+                if !self.aborted {
+                    self.store_hold(key, depth.clamp(0, 255) as u8);
+                }
+                return false;
+            }
+            if longest
+                .as_ref()
+                .is_none_or(|l| self.line.len() - mark > l.len())
+            {
+                longest = Some(self.line[mark..].to_vec());
+            }
+            self.line.truncate(mark);
+        }
+        if let Some(l) = longest {
+            self.line.extend(l);
+        }
+        true
     }
 
     /// Records that the defender (side to move in the position of `key`) holds against every
@@ -832,5 +1025,45 @@ mod tests {
             .line
             .expect("White wins by fours");
         assert_line_wins(&w, &line);
+    }
+
+    #[test]
+    fn quiet_moves_that_threaten_a_vcf_win_where_threes_do_not() {
+        // a White-to-win renju problem (白先胜100题 no. 62) whose fours and threes alone run
+        // out: White first plays a quiet move after which it threatens a VCF
+        let b = board(
+            Rule::Renju,
+            "i11 h11 i10 g10 j10 h10 f9 h9 g9 e8 h8 i8 f7 h7 j7 i7 g6 h5 i6",
+        );
+        let mut s = VctSearcher::new();
+        let line = s
+            .search(&mut b.clone(), VctLimits::default())
+            .line
+            .expect("a VCT exists");
+        assert_line_wins(&b, &line);
+        let mut a = b.clone();
+        let first = own_class(&mut a, line[0], Color::White);
+        assert!(first < Pattern4::Flex3, "{first:?}");
+    }
+
+    #[test]
+    fn the_defences_against_a_vcf_threat_include_every_line_point_and_counter_four() {
+        // freestyle, White to move; Black's open three h8 i8 j8 would win by fours
+        let mut b = board(Rule::Freestyle, "h8 a1 i8 a3 j8 a5 i9 b14 i10");
+        let mut w = b.clone();
+        w.pass();
+        let mut v = VcfSearcher::new();
+        let vcf = v.search(&mut w, 10, 10_000).expect("Black has a VCF");
+        let defences = vcf_threat_defences(&mut b, Color::White, &vcf);
+        for p in &vcf {
+            assert!(defences.contains(p), "line point {} missing", b.fmt_pos(*p));
+        }
+        // White's a1 a3 a5 with a2 and a4 empty: a2 or a4 makes a four
+        let a2 = parse_moves("a2", 15).unwrap()[0];
+        let a4 = parse_moves("a4", 15).unwrap()[0];
+        assert!(defences.contains(&a2) && defences.contains(&a4));
+        // and nothing far from the line and White's stones
+        let far = parse_moves("o1", 15).unwrap()[0];
+        assert!(!defences.contains(&far));
     }
 }
