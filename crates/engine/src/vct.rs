@@ -311,8 +311,8 @@ fn add_forbidden_block_defences(
 }
 
 /// Adds to a defence list against four-three points the points on the lines through each
-/// four's five point (within four steps): a defender stone there could turn the later forced
-/// block into a four of the defender's own.
+/// four's five point (within four steps) after which a defender's block on that five point
+/// would be a four of its own: the block then gains the tempo that stops the three.
 fn add_block_line_defences(b: &mut Board, def: Color, list: &mut Vec<ScoredMove>) {
     let att = def.opponent();
     let mut threats = Vec::new();
@@ -326,6 +326,7 @@ fn add_block_line_defences(b: &mut Board, def: Color, list: &mut Vec<ScoredMove>
             if !b.pattern(t, att, d).is_four() {
                 continue;
             }
+            b.pass();
             b.play_unchecked(t);
             let mut r = Pos::NONE;
             for k in 1..=4 {
@@ -336,13 +337,23 @@ fn add_block_line_defences(b: &mut Board, def: Color, list: &mut Vec<ScoredMove>
                 }
             }
             b.undo();
+            b.undo();
             if r == Pos::NONE {
                 continue;
             }
             for d2 in Dir::ALL {
                 for k in 1..=4 {
-                    push_defence(b, def, r.step(d2, k), list);
-                    push_defence(b, def, r.step(d2, -k), list);
+                    for q in [r.step(d2, k), r.step(d2, -k)] {
+                        if !b.is_empty(q) || list.iter().any(|m| m.pos == q) {
+                            continue;
+                        }
+                        b.play_unchecked(q);
+                        let four = b.threat(r, def) >= Pattern4::Block4;
+                        b.undo();
+                        if four {
+                            push_defence(b, def, q, list);
+                        }
+                    }
                 }
             }
         }
@@ -1065,5 +1076,22 @@ mod tests {
         // and nothing far from the line and White's stones
         let far = parse_moves("o1", 15).unwrap()[0];
         assert!(!defences.contains(&far));
+    }
+
+    #[test]
+    fn a_stone_that_turns_the_forced_block_into_a_four_defends_a_four_three() {
+        // renju, White to defend: Black's g9 made j6 a four-three point (g6 h6 i6 j6 four,
+        // blocked at f6, and g9 h8 _ j6 three); Black's four would force White to k6, and a
+        // White stone on k8 makes that block the four k6 k7 k8 k9
+        let mut b = board(
+            Rule::Renju,
+            "h10 f9 h8 h9 i8 k9 e7 f8 f7 h7 g7 k7 j7 d6 g6 f6 h6 g5 i6 i5 g9",
+        );
+        let k8 = parse_moves("k8", 15).unwrap()[0];
+        let j6 = parse_moves("j6", 15).unwrap()[0];
+        match defender_replies(&mut b, Color::Black) {
+            Replies::Moves(m) => assert!(m.contains(&k8) && m.contains(&j6), "{m:?}"),
+            r => panic!("{r:?}"),
+        }
     }
 }
