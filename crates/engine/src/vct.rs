@@ -508,6 +508,8 @@ pub struct VctSearcher {
     killers: Vec<Pos>,
     /// Attacking moves of the current iteration (the root's depth).
     iter_depth: i32,
+    /// The defender answers a three or a quiet threat on every empty point it may play.
+    full_width: bool,
 }
 
 /// Node budget of each VCF search inside the VCT.
@@ -550,7 +552,29 @@ impl VctSearcher {
             vcf: VcfSearcher::new(),
             killers: Vec::new(),
             iter_depth: 0,
+            full_width: false,
         }
+    }
+
+    /// A searcher whose defender answers every threat but a four on every empty point it may
+    /// play, not only on the real defences: very slow, and meant to check the defence rules
+    /// (a win it proves holds whatever the defence rules miss).
+    #[must_use]
+    pub fn full_width() -> VctSearcher {
+        VctSearcher {
+            full_width: true,
+            ..VctSearcher::new()
+        }
+    }
+
+    /// Every empty point the side to move may play (not a renju-forbidden one for Black).
+    fn every_move(b: &mut Board) -> Vec<Pos> {
+        let us = b.to_move();
+        let empty: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
+        empty
+            .into_iter()
+            .filter(|&p| own_class(b, p, us) != Pattern4::Forbid)
+            .collect()
     }
 
     /// Forgets the tables.
@@ -817,7 +841,11 @@ impl VctSearcher {
             self.store_hold(key, u8::MAX);
             return false;
         }
-        let moves = vcf_threat_defences(b, def, vcf);
+        let moves = if self.full_width {
+            Self::every_move(b)
+        } else {
+            vcf_threat_defences(b, def, vcf)
+        };
         let mark = self.line.len();
         let mut longest: Option<Vec<Pos>> = None;
         for d in moves {
@@ -881,11 +909,14 @@ impl VctSearcher {
                 return false;
             }
         }
-        let moves = match defender_replies(b, att) {
+        let mut moves = match defender_replies(b, att) {
             Replies::AttackerWins => return true,
             Replies::DefenderWins => return false,
             Replies::Moves(m) => m,
         };
+        if self.full_width && b.threat_count(att, Pattern4::Five) == 0 {
+            moves = Self::every_move(b);
+        }
         if b.threat_count(att, Pattern4::Five) == 0 && self.inner_vcf(b).is_some() {
             // the defender wins by fours first, whatever the attacker's three threatens
             self.store_hold(key, u8::MAX);
