@@ -1,5 +1,6 @@
 //! Victory by Continuous Threats (VCT): the side to move wins by playing only threats (fours,
-//! threes, and moves that set up a four-three or a double four), whatever the defender does.
+//! threes, moves that set up a four-three or a double four, and near the root "VCF threats",
+//! quiet moves after which it would win by fours), whatever the defender does.
 //!
 //! This module defines the game (which attacker moves are threats, which defender moves are
 //! real defences) and an iterative-deepening AND/OR search over it, with a VCF search at every
@@ -7,8 +8,9 @@
 //! defender tries every real defence: against a four the forced
 //! block (a forbidden point for renju Black is no defence); against a straight-four threat every
 //! point on the lines of the threatened fours; against a four-three threat the points on its
-//! lines and on the lines through the block it would force (a defender stone there could turn
-//! that block into a four); and always every four of its own (a counter-attack the attacker must
+//! lines, and the points on the lines through the block it would force that make that block a
+//! four of its own; against a VCF threat every move that breaks the VCF; and always every four
+//! of its own (a counter-attack the attacker must
 //! answer, after which the old threat still stands). Under renju Black never plays a forbidden
 //! point, as attacker or defender, and White also threatens with fours whose five point is
 //! forbidden for Black (Black can only take the four point, make the five point playable, or
