@@ -35,6 +35,7 @@ impl ComponentArgs {
                 hash_mb: hash_mb.max(1),
                 threads: threads.max(1),
             },
+            params: Vec::new(),
         };
         spec.validate()?;
         Ok(spec)

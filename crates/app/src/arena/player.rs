@@ -5,7 +5,8 @@
 //! - internal: `key=value` pairs separated by commas or spaces, e.g.
 //!   `search=alphabeta,eval=tuple,depth=3` or `pvs time=200`. Keys: `search`, `eval`,
 //!   `ordering` (on/off), `depth`, `time` (ms per move), `nodes`, `hash` (MB), `threads`,
-//!   `name`. A bare word is a search name.
+//!   `name`, `set` (`set=NAME:VALUE`, a search parameter override of pvs, repeatable). A bare
+//!   word is a search name.
 //! - external: `cmd:` followed by the command line, e.g. `cmd:./pbrain-foo --flag`.
 
 use super::pbrain::{split_command, Failure, PbrainProcess};
@@ -123,9 +124,15 @@ impl std::str::FromStr for PlayerSpec {
                 }
                 "threads" => spec.engine.threads = parse_num::<usize>(k, v)?.max(1),
                 "name" => name = Some(v.to_string()),
+                "set" => {
+                    let Some((pn, pv)) = v.split_once(':') else {
+                        bail!("'{w}': expected set=NAME:VALUE (a search parameter override)");
+                    };
+                    spec.params.push((pn.to_string(), pv.to_string()));
+                }
                 _ => bail!(
                     "player '{text}': unknown key '{k}' (expected search, eval, ordering, depth, \
-                     time, nodes, hash, threads, name, or cmd:COMMAND for a pbrain engine)"
+                     time, nodes, hash, threads, name, set, or cmd:COMMAND for a pbrain engine)"
                 ),
             }
         }
@@ -345,6 +352,17 @@ mod tests {
         assert_eq!(p.describe(100), "engine (200 ms)");
         let p: PlayerSpec = "alphabeta ordering=off".parse().expect("valid");
         assert_eq!(p.name, "alphabeta-noorder/pattern");
+        let p: PlayerSpec = "pvs set=lmr_scale_pct:120,set=futility_per_ply:50"
+            .parse()
+            .expect("valid");
+        match &p.kind {
+            PlayerKind::Internal(s) => {
+                let params = s.search_params().expect("valid overrides");
+                assert_eq!(params.lmr_scale_pct, 120);
+                assert_eq!(params.futility_per_ply, 50);
+            }
+            PlayerKind::External(_) => panic!("internal expected"),
+        }
     }
 
     #[test]
@@ -368,6 +386,9 @@ mod tests {
             ("", "empty player spec"),
             ("cmd:", "empty engine command"),
             ("ordering=maybe", "on or off"),
+            ("set=lmr_scale_pct", "NAME:VALUE"),
+            ("set=no_such_param:1", "no_such_param"),
+            ("set=lmr_scale_pct:x", "not a valid value"),
         ] {
             let e = bad.parse::<PlayerSpec>().unwrap_err().to_string();
             assert!(e.contains(why), "{bad}: {e}");

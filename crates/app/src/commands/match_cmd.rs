@@ -17,8 +17,9 @@ use std::path::PathBuf;
 #[derive(Debug, clap::Args)]
 #[command(after_help = "PLAYER specs:\n  \
     internal: key=value pairs separated by commas or spaces: search=pvs|alphabeta|minimax|greedy,\n  \
-    eval=pattern|tuple, ordering=on|off, depth=N, time=MS, nodes=N, hash=MB, threads=N, name=TEXT\n  \
-    (e.g. 'search=alphabeta,eval=tuple,depth=3' or 'pvs time=200')\n  \
+    eval=pattern|tuple, ordering=on|off, depth=N, time=MS, nodes=N, hash=MB, threads=N, name=TEXT,\n  \
+    set=NAME:VALUE (a search parameter override of pvs, repeatable; see gomoku bench --set)\n  \
+    (e.g. 'search=alphabeta,eval=tuple,depth=3', 'pvs time=200' or 'pvs set=lmr_scale_pct:110')\n  \
     external pbrain engine: 'cmd:PROGRAM ARGS...' (e.g. 'cmd:./pbrain-rapfi')")]
 pub struct Args {
     /// The first player (the one the score, Elo and SPRT are reported for).

@@ -51,7 +51,7 @@ pub struct SearchParams {
     pub cutnode_reduction: i32,
     /// Less reduction at nodes that are or were on the PV.
     pub ttpv_reduction: i32,
-    /// Late move reductions: percent of the rule's base factor.
+    /// Late move reductions: percent of the base factor (`ln(depth) * ln(move number)` plies).
     pub lmr_scale_pct: i32,
     /// Move count pruning: moves kept at depth d are `(base + d^exp) / (2 - improving)`.
     pub move_count_base: f32,

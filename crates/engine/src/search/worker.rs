@@ -111,13 +111,12 @@ impl Default for Frame {
 /// Frames are indexed `ply + FRAME_OFFSET` so that `ply - 4` is always valid.
 const FRAME_OFFSET: usize = 4;
 
-fn lmr_table(rule: Rule, threads: usize, scale_pct: i32) -> [f32; 256] {
-    let base = match rule {
-        Rule::Freestyle | Rule::Caro6 => 1.0,
-        Rule::Standard | Rule::Caro5 => 0.78,
-        Rule::Renju => 0.75,
-    };
-    let factor = base * f64::from(scale_pct) / 100.0;
+/// The late-move reduction factors, `ln(i)` times one base factor for every rule. Standard and
+/// renju once had weaker reductions (0.78 and 0.75 of freestyle's), which made their trees 2-12
+/// times larger at the same depth and lost strength at a fixed time: the common factor scored
+/// +36 Elo in standard (420 games) and +72 Elo in renju (210 games) at 100 ms per move.
+fn lmr_table(threads: usize, scale_pct: i32) -> [f32; 256] {
+    let factor = f64::from(scale_pct) / 100.0;
     let bias = 0.1 * (threads.max(1) as f64).ln();
     let mut t = [0.0f32; 256];
     for (i, v) in t.iter_mut().enumerate().skip(1) {
@@ -128,7 +127,6 @@ fn lmr_table(rule: Rule, threads: usize, scale_pct: i32) -> [f32; 256] {
 
 impl<'a> Worker<'a> {
     pub(crate) fn new(id: usize, board: Board, sh: &'a Shared<'a>) -> Worker<'a> {
-        let rule = board.rule();
         Worker {
             id,
             board,
@@ -149,7 +147,7 @@ impl<'a> Worker<'a> {
             qlists: (0..MAX_PLY).map(|_| Vec::with_capacity(16)).collect(),
             root: Vec::new(),
             frames: vec![Frame::default(); MAX_PLY + 2 * FRAME_OFFSET],
-            lmr: lmr_table(rule, 1, sh.params.lmr_scale_pct),
+            lmr: lmr_table(1, sh.params.lmr_scale_pct),
             params: sh.params.clone(),
             root_delta: 1,
         }

@@ -1,7 +1,7 @@
 //! Choosing a searcher and an evaluator by name, as the command line and match configurations do.
 
 use super::{AlphaBeta, AnyEval, Greedy, Minimax, Searcher};
-use crate::search::{Engine, EngineConfig};
+use crate::search::{Engine, EngineConfig, SearchParams};
 use std::fmt;
 use std::str::FromStr;
 
@@ -118,6 +118,8 @@ pub enum SpecError {
     UnknownSearch(String),
     /// The engine's search only runs with its own incremental evaluation.
     PvsNeedsPattern(EvalKind),
+    /// A search parameter override that does not apply (unknown name or bad value).
+    BadParam(String),
 }
 
 impl fmt::Display for SpecError {
@@ -135,6 +137,7 @@ impl fmt::Display for SpecError {
                 "the pvs search uses the engine's own pattern evaluation, not '{e}'; \
                  choose --search alphabeta, minimax or greedy to try another evaluator"
             ),
+            SpecError::BadParam(e) => write!(f, "search parameter: {e}"),
         }
     }
 }
@@ -153,6 +156,9 @@ pub struct SearcherSpec {
     pub ordering: bool,
     /// Table size and threads of the engine (pvs only).
     pub engine: EngineConfig,
+    /// Search parameter overrides `(name, value)` of the engine (pvs only), applied in order
+    /// over the defaults (see [`crate::search::SearchParams::set`]).
+    pub params: Vec<(String, String)>,
 }
 
 impl Default for SearcherSpec {
@@ -162,6 +168,7 @@ impl Default for SearcherSpec {
             eval: EvalKind::Pattern,
             ordering: true,
             engine: EngineConfig::default(),
+            params: Vec::new(),
         }
     }
 }
@@ -175,7 +182,20 @@ impl SearcherSpec {
         if self.search == SearchKind::Pvs && self.eval != EvalKind::Pattern {
             return Err(SpecError::PvsNeedsPattern(self.eval));
         }
+        self.search_params()?;
         Ok(())
+    }
+
+    /// The engine's search parameters: the defaults with the overrides applied.
+    ///
+    /// # Errors
+    /// [`SpecError::BadParam`] for an unknown name or a value that does not parse.
+    pub fn search_params(&self) -> Result<SearchParams, SpecError> {
+        let mut p = SearchParams::default();
+        for (name, value) in &self.params {
+            p.set(name, value).map_err(SpecError::BadParam)?;
+        }
+        Ok(p)
     }
 
     /// A short label: `pvs`, `alphabeta/tuple`, `alphabeta-noorder/pattern`, ...
@@ -198,7 +218,11 @@ impl SearcherSpec {
         self.validate()?;
         let eval = self.eval.evaluator();
         Ok(match self.search {
-            SearchKind::Pvs => Box::new(Engine::new(self.engine.clone())),
+            SearchKind::Pvs => {
+                let mut engine = Engine::new(self.engine.clone());
+                engine.set_params(self.search_params()?);
+                Box::new(engine)
+            }
             SearchKind::AlphaBeta => Box::new(AlphaBeta {
                 eval,
                 ordering: self.ordering,
@@ -242,6 +266,7 @@ mod tests {
                         hash_mb: 1,
                         threads: 1,
                     },
+                    params: Vec::new(),
                 };
                 match spec.build() {
                     Ok(b) => assert_eq!(b.name(), spec.label()),
