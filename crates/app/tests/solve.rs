@@ -402,13 +402,20 @@ fn task_flag_overrides_the_lines() {
 
 #[test]
 fn positions_without_a_forced_win_are_never_solved() {
-    let o = gomoku(&[
-        "solve",
-        "--json",
-        "--threads",
-        "2",
-        &data("solve-quiet.txt"),
-    ]);
+    check_quiet(&[]);
+}
+
+#[test]
+fn positions_without_a_forced_win_are_never_solved_by_the_concurrent_searches() {
+    check_quiet(&["--concurrent", "--time-ms", "400"]);
+}
+
+fn check_quiet(extra: &[&str]) {
+    let quiet = data("solve-quiet.txt");
+    let mut args = vec!["solve", "--json", "--threads", "2"];
+    args.extend_from_slice(extra);
+    args.push(&quiet);
+    let o = gomoku(&args);
     assert!(o.status.success(), "{}", stderr(&o));
     let v = json_lines(&o);
     let pos = of_type(&v, "position");

@@ -3,10 +3,10 @@
 
 use crate::board::Board;
 use crate::search::score::WIN_MIN;
-use crate::search::{Engine, EngineConfig, Limits, SearchOptions};
+use crate::search::{Engine, EngineConfig, Limits, SearchEvent, SearchOptions};
 use crate::types::Pos;
 use crate::vct::{ThreatSearchers, VctLimits};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// What kind of win to look for.
@@ -64,6 +64,9 @@ pub struct SolveLimits {
     pub time_ms: Option<u64>,
     /// Node budget (per search).
     pub nodes: Option<u64>,
+    /// Run the VCT and the main search at the same time on two threads, each with all the
+    /// time left after the VCF, instead of one after the other.
+    pub concurrent: bool,
 }
 
 impl Default for SolveLimits {
@@ -71,6 +74,7 @@ impl Default for SolveLimits {
         SolveLimits {
             time_ms: Some(1000),
             nodes: None,
+            concurrent: false,
         }
     }
 }
@@ -107,6 +111,13 @@ impl SolveResult {
 pub struct Solver {
     threats: ThreatSearchers,
     engine: Option<Box<Engine>>,
+}
+
+fn new_engine() -> Box<Engine> {
+    Box::new(Engine::new(EngineConfig {
+        hash_mb: 16,
+        threads: 1,
+    }))
 }
 
 /// Longest VCF tried: enough fours to fill any board.
@@ -149,6 +160,18 @@ impl Solver {
                 elapsed_ms: start.elapsed().as_millis() as u64,
             };
         }
+        if task != SolveTask::Vcf && limits.concurrent {
+            let left = limits
+                .time_ms
+                .map(|t| t.saturating_sub(start.elapsed().as_millis() as u64));
+            let (line, method, n) = self.vct_and_search(board, &mut b, left, limits.nodes);
+            return SolveResult {
+                line,
+                method,
+                nodes: nodes + n,
+                elapsed_ms: start.elapsed().as_millis() as u64,
+            };
+        }
         if task != SolveTask::Vcf {
             let left = limits
                 .time_ms
@@ -182,12 +205,7 @@ impl Solver {
                 .time_ms
                 .map(|t| t.saturating_sub(start.elapsed().as_millis() as u64));
             if left != Some(0) {
-                let engine = self.engine.get_or_insert_with(|| {
-                    Box::new(Engine::new(EngineConfig {
-                        hash_mb: 16,
-                        threads: 1,
-                    }))
-                });
+                let engine = self.engine.get_or_insert_with(new_engine);
                 engine.clear_hash();
                 let stop = AtomicBool::new(false);
                 let res = engine.search(
@@ -218,5 +236,114 @@ impl Solver {
             nodes,
             elapsed_ms: start.elapsed().as_millis() as u64,
         }
+    }
+}
+
+impl Solver {
+    /// The VCT on this thread and the main search on another, both for `left` milliseconds;
+    /// the first to prove a win stops the other. The line, the method that proved it (a VCT
+    /// line is preferred), and the nodes of both.
+    fn vct_and_search(
+        &mut self,
+        board: &Board,
+        b: &mut Board,
+        left: Option<u64>,
+        nodes: Option<u64>,
+    ) -> (Vec<Pos>, Option<SolveMethod>, u64) {
+        if left == Some(0) {
+            return (Vec::new(), None, 0);
+        }
+        let engine: &mut Engine = self.engine.get_or_insert_with(new_engine);
+        engine.clear_hash();
+        let vct = self.threats.vct();
+        let stop_vct = AtomicBool::new(false);
+        let stop_search = AtomicBool::new(false);
+        let (v, r) = std::thread::scope(|s| {
+            let searcher = s.spawn(|| {
+                engine.search(
+                    board,
+                    &Limits {
+                        move_time_ms: left,
+                        nodes,
+                        ..Limits::default()
+                    },
+                    &SearchOptions::default(),
+                    &stop_search,
+                    &mut |ev| {
+                        if let SearchEvent::Iteration(info) = ev {
+                            if info.score >= WIN_MIN {
+                                stop_vct.store(true, Ordering::Relaxed);
+                            }
+                        }
+                    },
+                )
+            });
+            let v = vct.search_stoppable(
+                b,
+                VctLimits {
+                    max_depth: 40,
+                    max_nodes: nodes.unwrap_or(u64::MAX),
+                    max_ms: left,
+                },
+                &stop_vct,
+            );
+            if v.line.is_some() {
+                stop_search.store(true, Ordering::Relaxed);
+            }
+            let r = searcher.join().ok();
+            (v, r)
+        });
+        let n = v.nodes + r.as_ref().map_or(0, |r| r.stats.nodes);
+        if let Some(line) = v.line {
+            return (line, Some(SolveMethod::Vct), n);
+        }
+        match r {
+            Some(r) if r.score >= WIN_MIN && !r.pv.is_empty() => {
+                (r.pv, Some(SolveMethod::Search), n)
+            }
+            _ => (Vec::new(), None, n),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_moves;
+    use crate::types::Rule;
+
+    fn board(rule: Rule, moves: &str) -> Board {
+        let mut b = Board::new(15, rule).unwrap();
+        for m in parse_moves(moves, 15).unwrap() {
+            b.play(m);
+        }
+        b
+    }
+
+    #[test]
+    fn the_concurrent_solver_proves_wins_and_only_wins() {
+        let mut s = Solver::new();
+        let limits = SolveLimits {
+            time_ms: Some(2000),
+            nodes: None,
+            concurrent: true,
+        };
+        let win = board(Rule::Renju, "j9 j11 g8 i9 h8 k8 j8 h6");
+        let r = s.solve(&win, SolveTask::Vct, limits);
+        assert!(r.solved(), "{r:?}");
+        let mut replay = win.clone();
+        for m in &r.line {
+            replay.try_play(*m).expect("the line is legal");
+        }
+        let quiet = board(Rule::Freestyle, "h8 h7 j6 i7 f7 g7");
+        let r = s.solve(
+            &quiet,
+            SolveTask::Win,
+            SolveLimits {
+                time_ms: Some(300),
+                ..limits
+            },
+        );
+        assert!(!r.solved(), "{r:?}");
     }
 }

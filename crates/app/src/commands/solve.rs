@@ -42,6 +42,10 @@ pub struct Args {
     /// Positions solved in parallel (one solver per thread; output stays in file order).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Per position, run the VCT and the main search at the same time on two threads (each
+    /// with the time left after the VCF) instead of one after the other.
+    #[arg(long)]
+    pub concurrent: bool,
     /// Kind of win to prove for every line (vcf, vct or win), instead of the line's `task=`.
     #[arg(long, value_parser = parse_task)]
     pub task: Option<String>,
@@ -602,6 +606,7 @@ pub fn run(args: &Args) -> Result<()> {
     let limits = SolveLimits {
         time_ms: Some(args.time_ms),
         nodes: args.nodes,
+        concurrent: args.concurrent,
     };
     let bar = if args.json || !std::io::stderr().is_terminal() {
         ProgressBar::hidden()
