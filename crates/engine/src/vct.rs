@@ -832,12 +832,8 @@ impl VctSearcher {
             return false;
         }
         let key = b.key();
-        let slot = Self::slot(key);
-        {
-            let e = self.table[slot];
-            if e.key == key && i32::from(e.fail_depth) >= depth {
-                return false;
-            }
+        if self.holds(key, depth) {
+            return false;
         }
         if self.inner_vcf(b).is_some() {
             self.store_hold(key, u8::MAX);
@@ -848,37 +844,14 @@ impl VctSearcher {
         } else {
             vcf_threat_defences(b, def, vcf)
         };
-        let mark = self.line.len();
-        let mut longest: Option<Vec<Pos>> = None;
-        for d in moves {
-            b.play_unchecked(d);
-            self.line.push(d);
-            let lost = if replay_vcf(b, vcf) {
-                self.line.extend_from_slice(vcf);
-                true
-            } else {
-                self.attack(b, depth, stop)
-            };
-            b.undo();
-            if !lost {
-                self.line.truncate(mark);
-                if !self.aborted {
-                    self.store_hold(key, depth.clamp(0, 255) as u8);
-                }
-                return false;
-            }
-            if longest
-                .as_ref()
-                .is_none_or(|l| self.line.len() - mark > l.len())
-            {
-                longest = Some(self.line[mark..].to_vec());
-            }
-            self.line.truncate(mark);
-        }
-        if let Some(l) = longest {
-            self.line.extend(l);
-        }
-        true
+        self.try_defences(b, key, depth, &moves, Some(vcf), stop)
+    }
+
+    /// Whether the defender (side to move in the position of `key`) is known to hold against
+    /// every attack of `depth` attacking moves.
+    fn holds(&self, key: u64, depth: i32) -> bool {
+        let e = self.table[Self::slot(key)];
+        e.key == key && i32::from(e.fail_depth) >= depth
     }
 
     /// Records that the defender (side to move in the position of `key`) holds against every
@@ -904,12 +877,8 @@ impl VctSearcher {
         let att = b.to_move().opponent();
         // defence nodes are cached for the defender's holds only (a win needs its line)
         let key = b.key();
-        let slot = Self::slot(key);
-        {
-            let e = self.table[slot];
-            if e.key == key && i32::from(e.fail_depth) >= depth {
-                return false;
-            }
+        if self.holds(key, depth) {
+            return false;
         }
         let mut moves = match defender_replies(b, att) {
             Replies::AttackerWins => return true,
@@ -924,12 +893,34 @@ impl VctSearcher {
             self.store_hold(key, u8::MAX);
             return false;
         }
+        // no defence at all (renju Black with every blocking point forbidden) loses too
+        self.try_defences(b, key, depth, &moves, None, stop)
+    }
+
+    /// Tries each defence `moves` of the defence node `key`; true if all lose (the line then
+    /// keeps the one that held out longest), false at the first that holds (recorded). With
+    /// `vcf`, a defence after which that VCF still replays loses without a search.
+    fn try_defences(
+        &mut self,
+        b: &mut Board,
+        key: u64,
+        depth: i32,
+        moves: &[Pos],
+        vcf: Option<&[Pos]>,
+        stop: &AtomicBool,
+    ) -> bool {
         let mark = self.line.len();
         let mut longest: Option<Vec<Pos>> = None;
-        for d in moves {
+        for &d in moves {
             b.play_unchecked(d);
             self.line.push(d);
-            let lost = self.attack(b, depth, stop);
+            let lost = match vcf {
+                Some(l) if replay_vcf(b, l) => {
+                    self.line.extend_from_slice(l);
+                    true
+                }
+                _ => self.attack(b, depth, stop),
+            };
             b.undo();
             if !lost {
                 self.line.truncate(mark);
@@ -949,7 +940,6 @@ impl VctSearcher {
         if let Some(l) = longest {
             self.line.extend(l);
         }
-        // no defence at all (renju Black with every blocking point forbidden) loses too
         true
     }
 }
