@@ -97,7 +97,7 @@ const MOVE_COUNT_EXP: f32 = 1.32;
 const QVCF_PLAIN_DEPTH: i32 = -2;
 const QVCF_MAX_DEPTH: i32 = -24;
 const KILLER_BONUS: i32 = 300;
-const HISTORY_DIVISOR: i32 = 256;
+const HISTORY_DIVISOR: i32 = 64;
 const NEAR_LAST_BONUS: i32 = 120;
 
 impl Default for SearchParams {
