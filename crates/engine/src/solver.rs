@@ -135,7 +135,7 @@ impl Solver {
         let start = Instant::now();
         // a small margin, so that the searches' own stopping latency stays within the budget
         let limits = SolveLimits {
-            time_ms: limits.time_ms.map(|t| t - t / 32),
+            time_ms: limits.time_ms.map(|t| t - t / 20),
             ..limits
         };
         let mut b = board.clone();

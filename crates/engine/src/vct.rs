@@ -364,12 +364,14 @@ fn add_block_line_defences(b: &mut Board, def: Color, list: &mut Vec<ScoredMove>
 
 /// The attacker's (`att`, side to move) quiet moves, other than `tried`, after which it would
 /// have a VCF if it moved again ("VCF threats"), each with that VCF, best first; and the VCF
-/// nodes spent finding them.
+/// nodes spent finding them. `expired` is asked before each candidate: when it says the time is
+/// up, the ones found so far come back.
 pub fn vcf_threats(
     b: &mut Board,
     att: Color,
     tried: &[Pos],
     vcf: &mut VcfSearcher,
+    expired: &dyn Fn() -> bool,
 ) -> (Vec<(Pos, Vec<Pos>)>, u64) {
     let def = att.opponent();
     let mut nodes = 0;
@@ -396,6 +398,9 @@ pub fn vcf_threats(
     quiet.sort_by_key(|m| -m.score);
     let mut out = Vec::new();
     for m in quiet {
+        if expired() {
+            break;
+        }
         b.play_unchecked(m.pos);
         let mut line = None;
         if VcfSearcher::has_four_moves(b, att) && b.threat_count(def, Pattern4::Five) == 0 {
@@ -644,7 +649,7 @@ impl VctSearcher {
         if self.nodes > self.limits.max_nodes {
             self.aborted = true;
         } else if self.nodes >= self.next_clock_check {
-            self.next_clock_check = self.nodes + 1024;
+            self.next_clock_check = self.nodes + 64;
             if stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             }
@@ -768,8 +773,17 @@ impl VctSearcher {
             && self.iter_depth - depth < VCF_THREAT_PLIES
         {
             // quiet moves after which we would have a VCF: the defender must break it
-            let (threats, n) = vcf_threats(b, att, &moves, &mut self.vcf);
+            let (start, max_ms) = (self.start, self.limits.max_ms);
+            let expired = || {
+                stop.load(Ordering::Relaxed)
+                    || matches!((start, max_ms), (Some(t), Some(ms)) if t.elapsed().as_millis() as u64 >= ms)
+            };
+            let (threats, n) = vcf_threats(b, att, &moves, &mut self.vcf, &expired);
             self.nodes += n;
+            if expired() {
+                self.aborted = true;
+                return false;
+            }
             for (m, vcf) in threats {
                 b.play_unchecked(m);
                 self.line.push(m);
