@@ -309,15 +309,13 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_moves;
     use crate::types::Rule;
 
     fn board(rule: Rule, moves: &str) -> Board {
-        let mut b = Board::new(15, rule).unwrap();
-        for m in parse_moves(moves, 15).unwrap() {
-            b.play(m);
-        }
-        b
+        crate::Game::from_position(15, rule, moves)
+            .expect("valid position")
+            .board()
+            .clone()
     }
 
     #[test]

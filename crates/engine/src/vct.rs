@@ -362,6 +362,12 @@ fn add_block_line_defences(b: &mut Board, def: Color, list: &mut Vec<ScoredMove>
     }
 }
 
+/// Whether a search started at `start` with `max_ms` is out of time or told to stop.
+fn time_up(start: Option<Instant>, max_ms: Option<u64>, stop: &AtomicBool) -> bool {
+    stop.load(Ordering::Relaxed)
+        || matches!((start, max_ms), (Some(t), Some(ms)) if t.elapsed().as_millis() as u64 >= ms)
+}
+
 /// The attacker's (`att`, side to move) quiet moves, other than `tried`, after which it would
 /// have a VCF if it moved again ("VCF threats"), each with that VCF, best first; and the VCF
 /// nodes spent finding them. `expired` is asked before each candidate: when it says the time is
@@ -650,16 +656,32 @@ impl VctSearcher {
             self.aborted = true;
         } else if self.nodes >= self.next_clock_check {
             self.next_clock_check = self.nodes + 64;
-            if stop.load(Ordering::Relaxed) {
-                self.aborted = true;
-            }
-            if let (Some(ms), Some(start)) = (self.limits.max_ms, self.start) {
-                if start.elapsed().as_millis() as u64 >= ms {
-                    self.aborted = true;
-                }
-            }
+            self.aborted = time_up(self.start, self.limits.max_ms, stop);
         }
         self.aborted
+    }
+
+    /// The attacker plays the threat `m`, the defender answers (against a VCF threat, every
+    /// move that could break `vcf`); true if the attack wins, with `m` left on the line.
+    fn try_threat(
+        &mut self,
+        b: &mut Board,
+        m: Pos,
+        depth: i32,
+        vcf: Option<&[Pos]>,
+        stop: &AtomicBool,
+    ) -> bool {
+        b.play_unchecked(m);
+        self.line.push(m);
+        let ok = match vcf {
+            Some(vcf) => self.defend_vcf_threat(b, depth - 1, vcf, stop),
+            None => self.defend(b, depth - 1, stop),
+        };
+        if !ok {
+            self.line.pop();
+        }
+        b.undo();
+        ok
     }
 
     fn slot(key: u64) -> usize {
@@ -752,14 +774,7 @@ impl VctSearcher {
         }
         let mut won = Pos::NONE;
         for &m in &moves {
-            b.play_unchecked(m);
-            self.line.push(m);
-            let ok = self.defend(b, depth - 1, stop);
-            if !ok {
-                self.line.pop();
-            }
-            b.undo();
-            if ok {
+            if self.try_threat(b, m, depth, None, stop) {
                 won = m;
                 break;
             }
@@ -774,10 +789,7 @@ impl VctSearcher {
         {
             // quiet moves after which we would have a VCF: the defender must break it
             let (start, max_ms) = (self.start, self.limits.max_ms);
-            let expired = || {
-                stop.load(Ordering::Relaxed)
-                    || matches!((start, max_ms), (Some(t), Some(ms)) if t.elapsed().as_millis() as u64 >= ms)
-            };
+            let expired = || time_up(start, max_ms, stop);
             let (threats, n) = vcf_threats(b, att, &moves, &mut self.vcf, &expired);
             self.nodes += n;
             if expired() {
@@ -785,14 +797,7 @@ impl VctSearcher {
                 return false;
             }
             for (m, vcf) in threats {
-                b.play_unchecked(m);
-                self.line.push(m);
-                let ok = self.defend_vcf_threat(b, depth - 1, &vcf, stop);
-                if !ok {
-                    self.line.pop();
-                }
-                b.undo();
-                if ok {
+                if self.try_threat(b, m, depth, Some(&vcf), stop) {
                     won = m;
                     break;
                 }
@@ -964,11 +969,10 @@ mod tests {
     use crate::notation::parse_moves;
 
     fn board(rule: Rule, moves: &str) -> Board {
-        let mut b = Board::new(15, rule).unwrap();
-        for m in parse_moves(moves, 15).unwrap() {
-            b.play(m);
-        }
-        b
+        crate::Game::from_position(15, rule, moves)
+            .expect("valid position")
+            .board()
+            .clone()
     }
 
     /// Replays `line` on `b`: every move legal (no forbidden Black move under renju) and the
