@@ -275,7 +275,7 @@ fn update_line(
                         *entry[col].get_unchecked(old_code as usize),
                     )
                 };
-                dv[col] += e_new.value - e_old.value;
+                dv[col] += i32::from(e_new.value) - i32::from(e_old.value);
                 inf.code[col] = code;
                 if inf.p4[col] != e_new.p4 {
                     p4_count[col][inf.p4[col] as usize] -= 1;
@@ -743,8 +743,8 @@ impl Board {
         // The point itself leaves the evaluation.
         let old = self.info[i];
         self.saved.push(old);
-        self.value[0] -= self.entry[0][old.code[0] as usize].value;
-        self.value[1] -= self.entry[1][old.code[1] as usize].value;
+        self.value[0] -= i32::from(self.entry[0][old.code[0] as usize].value);
+        self.value[1] -= i32::from(self.entry[1][old.code[1] as usize].value);
         self.info[i] = PointInfo::neutral(i);
         self.p4_count[0][old.p4[0] as usize] -= 1;
         self.p4_count[1][old.p4[1] as usize] -= 1;
@@ -895,7 +895,7 @@ impl Board {
                 self.p4_count[1][inf.p4[1] as usize] += 1;
             }
             for col in 0..2 {
-                self.value[col] += self.entry[col][inf.code[col] as usize].value;
+                self.value[col] += i32::from(self.entry[col][inf.code[col] as usize].value);
             }
         }
     }
@@ -950,7 +950,7 @@ impl Board {
         let mut sums = [0i32; 2];
         for i in 0..NUM_CELLS {
             for (col, s) in sums.iter_mut().enumerate() {
-                *s += self.entry[col][self.info[i].code[col] as usize].value;
+                *s += i32::from(self.entry[col][self.info[i].code[col] as usize].value);
             }
         }
         if sums != self.value {
