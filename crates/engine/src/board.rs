@@ -494,6 +494,33 @@ impl Board {
         (0..self.size).flat_map(move |y| (0..self.size).map(move |x| Pos::new(x, y)))
     }
 
+    /// The image of `p` under the board symmetry `t` (0..8: the identity, the mirrors and
+    /// the rotations of the square board about its centre).
+    #[must_use]
+    pub fn transform(&self, p: Pos, t: usize) -> Pos {
+        let n = self.size - 1;
+        let (x, y) = (p.x(), p.y());
+        let (x, y) = if t & 4 != 0 { (y, x) } else { (x, y) };
+        let x = if t & 1 != 0 { n - x } else { x };
+        let y = if t & 2 != 0 { n - y } else { y };
+        Pos::new(x, y)
+    }
+
+    /// The symmetries of the square board (as numbers for [`Board::transform`]) that map every
+    /// stone onto a stone of the same colour: positions related by them have the same value,
+    /// under every rule. Always holds the identity, 0.
+    #[must_use]
+    pub fn symmetries(&self) -> Vec<usize> {
+        let stones: Vec<Pos> = self.points().filter(|&p| !self.is_empty(p)).collect();
+        (0..8)
+            .filter(|&t| {
+                stones
+                    .iter()
+                    .all(|&p| self.cell(self.transform(p, t)) == self.cell(p))
+            })
+            .collect()
+    }
+
     /// What is on point `p`.
     #[inline]
     #[must_use]
@@ -1231,6 +1258,42 @@ mod tests {
             }
         }
         b
+    }
+
+    #[test]
+    fn symmetries_are_those_that_map_the_stones_onto_themselves() {
+        let cases = [
+            ("", 8),
+            ("h8", 8),
+            ("h8 i9", 2),
+            ("h8 h9", 2),
+            ("h8 i9 j10", 2),
+            ("h8 h7 j6 i7 f7", 1),
+            ("a1", 2),
+            ("h8 i8 h9 g8", 2),
+            ("h8 i8 g8 h9", 1),
+        ];
+        for (moves, n) in cases {
+            let b = board(Rule::Freestyle, moves);
+            let sym = b.symmetries();
+            assert_eq!(sym.len(), n, "{moves}: {sym:?}");
+            assert_eq!(sym[0], 0, "the identity comes first");
+            for &t in &sym {
+                for p in b.points() {
+                    let q = b.transform(p, t);
+                    assert_eq!(b.cell(q), b.cell(p), "{moves}: {p:?} -> {q:?} under {t}");
+                }
+            }
+        }
+        // every transform is a bijection of the board
+        let b = board(Rule::Renju, "");
+        for t in 0..8 {
+            let mut seen = std::collections::HashSet::new();
+            for p in b.points() {
+                assert!(b.contains(b.transform(p, t)));
+                assert!(seen.insert(b.transform(p, t)));
+            }
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use gomoku_engine::record::Record;
 use gomoku_engine::search::{is_decisive, Score};
 use gomoku_engine::{
-    Board, Color, Engine, EngineConfig, Limits, Pattern4, Pos, Rule, SearchOptions,
+    Board, Color, Engine, EngineConfig, Game, Limits, Pattern4, Pos, Rule, SearchOptions,
 };
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -401,4 +401,77 @@ fn two_threads_reach_the_depth_limit_and_report_every_iteration_in_order() {
             "{moves}: iterations reported out of order: {depths:?}"
         );
     }
+}
+
+#[test]
+fn symmetric_positions_search_one_root_move_of_each_image_class() {
+    // White's candidates around a lone centre stone (the 5x5 square and the points three
+    // steps away on its lines) fall into seven classes under the eight board symmetries
+    let b = Game::from_position(15, Rule::Freestyle, "h8")
+        .expect("valid")
+        .board()
+        .clone();
+    let r = search(
+        &b,
+        Limits {
+            depth: Some(3),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(r.root_moves.len(), 7, "{:?}", r.root_moves);
+    // a mirror image of each other under the diagonal: one of each pair
+    let b = Game::from_position(15, Rule::Freestyle, "h8 i9")
+        .expect("valid")
+        .board()
+        .clone();
+    let r = search(
+        &b,
+        Limits {
+            depth: Some(3),
+            ..Limits::default()
+        },
+    );
+    let sym = b.symmetries();
+    assert_eq!(sym.len(), 2, "{sym:?}");
+    let moves: Vec<Pos> = r.root_moves.iter().map(|m| m.pos).collect();
+    for &m in &moves {
+        let image = b.transform(m, sym[1]);
+        assert!(image == m || !moves.contains(&image), "{m:?} and {image:?}");
+    }
+    // the moves on the mirror line and one of each pair off it
+    let all = all_root_moves(&b);
+    let on_line = all.iter().filter(|&&m| b.transform(m, sym[1]) == m).count();
+    assert_eq!(
+        moves.len(),
+        on_line + (all.len() - on_line) / 2,
+        "{moves:?}"
+    );
+    // when every root value is asked for, every move is searched
+    let b = Game::from_position(15, Rule::Freestyle, "h8")
+        .expect("valid")
+        .board()
+        .clone();
+    assert_eq!(all_root_moves(&b).len(), 32);
+}
+
+/// The root moves of a search asked for every root value.
+fn all_root_moves(b: &Board) -> Vec<Pos> {
+    let mut e = Engine::new(EngineConfig {
+        hash_mb: 4,
+        threads: 1,
+    });
+    let r = e.search(
+        b,
+        &Limits {
+            depth: Some(2),
+            ..Limits::default()
+        },
+        &SearchOptions {
+            all_root_values: true,
+            ..SearchOptions::default()
+        },
+        &AtomicBool::new(false),
+        &mut |_| {},
+    );
+    r.root_moves.iter().map(|m| m.pos).collect()
 }

@@ -240,6 +240,24 @@ impl<'a> Worker<'a> {
             }
         }
         sort_moves(&mut list);
+        let opts = &self.sh.options;
+        if !opts.all_root_values && !opts.report_root_moves {
+            // A symmetric position (the first moves of a game) has moves that are images of
+            // each other, with the same value: only the first of each is searched.
+            let sym = b.symmetries();
+            if sym.len() > 1 {
+                let mut kept: Vec<Pos> = Vec::with_capacity(list.len());
+                list.retain(|m| {
+                    let dup = kept
+                        .iter()
+                        .any(|&k| sym.iter().any(|&t| b.transform(k, t) == m.pos));
+                    if !dup {
+                        kept.push(m.pos);
+                    }
+                    !dup
+                });
+            }
+        }
         list
     }
 
