@@ -511,13 +511,10 @@ impl Board {
     /// under every rule. Always holds the identity, 0.
     #[must_use]
     pub fn symmetries(&self) -> Vec<usize> {
-        let stones: Vec<Pos> = self.points().filter(|&p| !self.is_empty(p)).collect();
+        // the stones are the points of the moves played (passes aside)
+        let stones = || self.moves.iter().filter(|p| p.is_point());
         (0..8)
-            .filter(|&t| {
-                stones
-                    .iter()
-                    .all(|&p| self.cell(self.transform(p, t)) == self.cell(p))
-            })
+            .filter(|&t| stones().all(|&p| self.cell(self.transform(p, t)) == self.cell(p)))
             .collect()
     }
 

@@ -1067,6 +1067,7 @@ impl<'a> Worker<'a> {
                 gen_defence(&mut self.board, us, &mut list);
             } else {
                 gen_all(&mut self.board, us, &mut list);
+                drop_images(&self.board, &mut list, Pos::NONE);
             }
             if list.is_empty() {
                 self.lists[ply] = list;
@@ -1099,6 +1100,7 @@ impl<'a> Worker<'a> {
                 // the staged TT move is done: the full list, with the TT move first
                 generated = true;
                 gen_all(&mut self.board, us, &mut list);
+                drop_images(&self.board, &mut list, tt_move);
                 self.order(&mut list, &ordering, us);
                 super::movegen::pick_best(&mut list, 0);
                 debug_assert_eq!(list[0].pos, tt_move);
@@ -1274,6 +1276,38 @@ impl<'a> Worker<'a> {
     }
 }
 
+/// Up to this many stones, the tree's nodes look for board symmetries of their position.
+const SYMMETRY_MAX_STONES: usize = 10;
+
+/// In a symmetric position with few stones, keeps one move of each class of images under the
+/// position's symmetries (`first`, when given, represents its class): the others have the
+/// same value.
+fn drop_images(board: &Board, list: &mut Vec<ScoredMove>, first: Pos) {
+    if board.stone_count() > SYMMETRY_MAX_STONES {
+        return;
+    }
+    let sym = board.symmetries();
+    if sym.len() == 1 {
+        return;
+    }
+    let mut kept: Vec<Pos> = Vec::with_capacity(list.len());
+    if first != Pos::NONE {
+        kept.push(first);
+    }
+    list.retain(|m| {
+        if m.pos == first {
+            return true;
+        }
+        let image = kept
+            .iter()
+            .any(|&k| sym.iter().any(|&t| board.transform(k, t) == m.pos));
+        if !image {
+            kept.push(m.pos);
+        }
+        !image
+    });
+}
+
 /// The bound of history values (either sign).
 const HIST_MAX: i32 = 16384;
 /// The largest history bonus or malus of one node.
@@ -1352,6 +1386,44 @@ fn chebyshev(a: Pos, b: Pos) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn drop_images_keeps_one_move_of_each_mirror_pair() {
+        let b = crate::Game::from_position(15, crate::Rule::Standard, "h8 i8 h9 g8")
+            .expect("valid")
+            .board()
+            .clone();
+        let sym = b.symmetries();
+        assert_eq!(sym.len(), 2);
+        let mut all = Vec::new();
+        gen_all(&mut b.clone(), b.to_move(), &mut all);
+        let on_axis = |p: Pos| b.transform(p, sym[1]) == p;
+        let first = all.iter().map(|m| m.pos).find(|&p| !on_axis(p)).unwrap();
+        // the chosen representative stays even when its image comes first in the list
+        let image = b.transform(first, sym[1]);
+        let mut list = all.clone();
+        let k = list.iter().position(|m| m.pos == image).unwrap();
+        list.swap(0, k);
+        drop_images(&b, &mut list, first);
+        assert!(list.iter().any(|m| m.pos == first));
+        assert!(!list.iter().any(|m| m.pos == image));
+        let axis = all.iter().filter(|m| on_axis(m.pos)).count();
+        assert_eq!(list.len(), axis + (all.len() - axis) / 2);
+        for m in &list {
+            let i = b.transform(m.pos, sym[1]);
+            assert!(i == m.pos || !list.iter().any(|n| n.pos == i), "{m:?}");
+        }
+        // an asymmetric position keeps everything
+        let b = crate::Game::from_position(15, crate::Rule::Standard, "h8 i8 h9 g7")
+            .expect("valid")
+            .board()
+            .clone();
+        let mut all = Vec::new();
+        gen_all(&mut b.clone(), b.to_move(), &mut all);
+        let mut list = all.clone();
+        drop_images(&b, &mut list, Pos::NONE);
+        assert_eq!(list, all);
+    }
 
     #[test]
     fn near_factor_matches_chebyshev() {
