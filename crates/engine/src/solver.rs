@@ -132,6 +132,10 @@ impl Solver {
 
     /// Tries to prove a win of `task`'s kind for the side to move of `board`.
     pub fn solve(&mut self, board: &Board, task: SolveTask, limits: SolveLimits) -> SolveResult {
+        // set up once, before the clock starts (the table's allocation is not this position's)
+        if task != SolveTask::Vcf {
+            self.engine.get_or_insert_with(new_engine);
+        }
         let start = Instant::now();
         // a small margin, so that the searches' own stopping latency stays within the budget
         let limits = SolveLimits {
@@ -258,12 +262,16 @@ impl Solver {
         let vct = self.threats.vct();
         let stop_vct = AtomicBool::new(false);
         let stop_search = AtomicBool::new(false);
+        let start = Instant::now();
         let (v, r) = std::thread::scope(|s| {
             let searcher = s.spawn(|| {
                 engine.search(
                     board,
                     &Limits {
-                        move_time_ms: left,
+                        // the search starts no iteration after 70% of its move time, and
+                        // here its time is not saved for later moves: it gets 10/7 of what
+                        // is left, and this thread stops it when that runs out
+                        move_time_ms: left.map(|t| t * 10 / 7),
                         nodes,
                         ..Limits::default()
                     },
@@ -289,6 +297,16 @@ impl Solver {
             );
             if v.line.is_some() {
                 stop_search.store(true, Ordering::Relaxed);
+            } else if let Some(t) = left {
+                // the VCT gave up (out of time, or nothing within its depth): the search goes
+                // on until the time is up
+                while !searcher.is_finished() {
+                    if start.elapsed().as_millis() as u64 >= t {
+                        stop_search.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
             }
             let r = searcher.join().ok();
             (v, r)
