@@ -407,30 +407,12 @@ fn two_threads_reach_the_depth_limit_and_report_every_iteration_in_order() {
 fn symmetric_positions_search_one_root_move_of_each_image_class() {
     // White's candidates around a lone centre stone (the 5x5 square and the points three
     // steps away on its lines) fall into seven classes under the eight board symmetries
-    let b = Game::from_position(15, Rule::Freestyle, "h8")
-        .expect("valid")
-        .board()
-        .clone();
-    let r = search(
-        &b,
-        Limits {
-            depth: Some(3),
-            ..Limits::default()
-        },
-    );
+    let b = opening("h8");
+    let r = search(&b, depth(3));
     assert_eq!(r.root_moves.len(), 7, "{:?}", r.root_moves);
     // a mirror image of each other under the diagonal: one of each pair
-    let b = Game::from_position(15, Rule::Freestyle, "h8 i9")
-        .expect("valid")
-        .board()
-        .clone();
-    let r = search(
-        &b,
-        Limits {
-            depth: Some(3),
-            ..Limits::default()
-        },
-    );
+    let b = opening("h8 i9");
+    let r = search(&b, depth(3));
     let sym = b.symmetries();
     assert_eq!(sym.len(), 2, "{sym:?}");
     let moves: Vec<Pos> = r.root_moves.iter().map(|m| m.pos).collect();
@@ -447,10 +429,7 @@ fn symmetric_positions_search_one_root_move_of_each_image_class() {
         "{moves:?}"
     );
     // when every root value is asked for, every move is searched
-    let b = Game::from_position(15, Rule::Freestyle, "h8")
-        .expect("valid")
-        .board()
-        .clone();
+    let b = opening("h8");
     assert_eq!(all_root_moves(&b).len(), 32);
 }
 
@@ -462,10 +441,7 @@ fn all_root_moves(b: &Board) -> Vec<Pos> {
     });
     let r = e.search(
         b,
-        &Limits {
-            depth: Some(2),
-            ..Limits::default()
-        },
+        &depth(2),
         &SearchOptions {
             all_root_values: true,
             ..SearchOptions::default()
@@ -474,4 +450,19 @@ fn all_root_moves(b: &Board) -> Vec<Pos> {
         &mut |_| {},
     );
     r.root_moves.iter().map(|m| m.pos).collect()
+}
+
+/// A freestyle 15x15 position.
+fn opening(moves: &str) -> Board {
+    Game::from_position(15, Rule::Freestyle, moves)
+        .expect("valid")
+        .board()
+        .clone()
+}
+
+fn depth(d: i32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
 }

@@ -244,19 +244,7 @@ impl<'a> Worker<'a> {
         if !opts.all_root_values && !opts.report_root_moves {
             // A symmetric position (the first moves of a game) has moves that are images of
             // each other, with the same value: only the first of each is searched.
-            let sym = b.symmetries();
-            if sym.len() > 1 {
-                let mut kept: Vec<Pos> = Vec::with_capacity(list.len());
-                list.retain(|m| {
-                    let dup = kept
-                        .iter()
-                        .any(|&k| sym.iter().any(|&t| b.transform(k, t) == m.pos));
-                    if !dup {
-                        kept.push(m.pos);
-                    }
-                    !dup
-                });
-            }
+            keep_one_per_image(b, &mut list, Pos::NONE);
         }
         list
     }
@@ -1283,9 +1271,14 @@ const SYMMETRY_MAX_STONES: usize = 10;
 /// position's symmetries (`first`, when given, represents its class): the others have the
 /// same value.
 fn drop_images(board: &Board, list: &mut Vec<ScoredMove>, first: Pos) {
-    if board.stone_count() > SYMMETRY_MAX_STONES {
-        return;
+    if board.stone_count() <= SYMMETRY_MAX_STONES {
+        keep_one_per_image(board, list, first);
     }
+}
+
+/// Keeps the first move of each class of images under the symmetries of `board`'s position
+/// (`first`, when given, represents its class wherever it stands in the list).
+fn keep_one_per_image(board: &Board, list: &mut Vec<ScoredMove>, first: Pos) {
     let sym = board.symmetries();
     if sym.len() == 1 {
         return;
