@@ -219,7 +219,11 @@ impl Solver {
                         nodes: limits.nodes,
                         ..Limits::default()
                     },
-                    &SearchOptions::default(),
+                    // the VCT has had its turn: the search does not repeat it
+                    &SearchOptions {
+                        no_root_vct: true,
+                        ..SearchOptions::default()
+                    },
                     &stop,
                     &mut |_| {},
                 );
@@ -275,7 +279,11 @@ impl Solver {
                         nodes,
                         ..Limits::default()
                     },
-                    &SearchOptions::default(),
+                    // the VCT runs on this thread: the search does not repeat it
+                    &SearchOptions {
+                        no_root_vct: true,
+                        ..SearchOptions::default()
+                    },
                     &stop_search,
                     &mut |ev| {
                         if let SearchEvent::Iteration(info) = ev {

@@ -238,7 +238,7 @@ pub fn run(args: &Args) -> Result<()> {
     let options = SearchOptions {
         all_root_values: !args.bounds,
         report_root_moves: args.bounds,
-        exclude: Vec::new(),
+        ..SearchOptions::default()
     };
     let size = board.size();
     let (result, iters) = run_search(searcher.as_mut(), board, &limits, &options);

@@ -197,17 +197,19 @@ pub fn run(args: &Args) -> Result<()> {
         for run in 0..runs {
             let (mut sum1, mut sumn) = (0.0, 0.0);
             for (i, rec) in records.iter().enumerate() {
-                let (_, t1) = search_one(rec, args.depth, args.hash_mb, 1, &params)?;
+                let (res1, t1) = search_one(rec, args.depth, args.hash_mb, 1, &params)?;
                 let (res, tn) = search_one(rec, args.depth, args.hash_mb, threads, &params)?;
                 sum1 += t1;
                 sumn += tn;
                 if run == 0 && !args.quiet {
                     println!(
-                        "position {:>2}: {:>8.0} ms vs {:>8.0} ms  ({:.2}x)  best {}",
+                        "position {:>2}: {:>8.0} ms vs {:>8.0} ms  ({:.2}x)  nodes {:>8} vs {:>8}  best {}",
                         i + 1,
                         t1 * 1000.0,
                         tn * 1000.0,
                         t1 / tn.max(1e-9),
+                        res1.stats.nodes,
+                        res.stats.nodes,
                         format_pos(res.best_move, rec.size)
                     );
                 }

@@ -147,6 +147,7 @@ fn search(engine: &mut Engine, job: &SearchJob, out: &Output) -> Pos {
         all_root_values: job.nbest > 1,
         report_root_moves: job.nbest > 1,
         exclude: job.exclude.clone(),
+        ..SearchOptions::default()
     };
     let mut reporter = Reporter::new(out, job.nbest, job.show_detail);
     let result = engine.search(&job.board, &limits, &options, &job.stop, &mut |ev| {

@@ -54,6 +54,9 @@ pub struct SearchOptions {
     pub report_root_moves: bool,
     /// Do not consider these root moves.
     pub exclude: Vec<Pos>,
+    /// Skip the VCT of the side to move that a timed search runs before its first iteration
+    /// (for a caller that runs its own VCT on another thread, like the solver).
+    pub no_root_vct: bool,
 }
 
 /// Counters of one search (all threads).
@@ -297,7 +300,10 @@ impl Engine {
             }
         }
         // 3. a VCT of ours, with time to spare
-        if let Some(ms) = limits.move_time_ms.filter(|&t| t >= 200) {
+        if let Some(ms) = limits
+            .move_time_ms
+            .filter(|&t| t >= 200 && !options.no_root_vct)
+        {
             let budget = (ms / 10).min(300);
             let res = self.threats.vct().search_stoppable(
                 &mut b,
