@@ -134,7 +134,8 @@ impl Solver {
     pub fn solve(&mut self, board: &Board, task: SolveTask, limits: SolveLimits) -> SolveResult {
         // set up once, before the clock starts (the table's allocation is not this position's)
         if task != SolveTask::Vcf {
-            self.engine.get_or_insert_with(new_engine);
+            // a fresh table for this position (clearing it takes a few milliseconds)
+            self.engine.get_or_insert_with(new_engine).clear_hash();
         }
         let start = Instant::now();
         // a small margin, so that the searches' own stopping latency stays within the budget
@@ -210,7 +211,6 @@ impl Solver {
                 .map(|t| t.saturating_sub(start.elapsed().as_millis() as u64));
             if left != Some(0) {
                 let engine = self.engine.get_or_insert_with(new_engine);
-                engine.clear_hash();
                 let stop = AtomicBool::new(false);
                 let res = engine.search(
                     board,
@@ -262,7 +262,6 @@ impl Solver {
             return (Vec::new(), None, 0);
         }
         let engine: &mut Engine = self.engine.get_or_insert_with(new_engine);
-        engine.clear_hash();
         let vct = self.threats.vct();
         let stop_vct = AtomicBool::new(false);
         let stop_search = AtomicBool::new(false);
