@@ -120,6 +120,15 @@ fn new_engine() -> Box<Engine> {
     }))
 }
 
+/// The main search's options in the solver: the solver runs the VCT itself, so the search
+/// skips its own short one at the root.
+fn search_options() -> SearchOptions {
+    SearchOptions {
+        no_root_vct: true,
+        ..SearchOptions::default()
+    }
+}
+
 /// Longest VCF tried: enough fours to fill any board.
 const VCF_MAX_FOURS: i32 = 250;
 
@@ -220,10 +229,7 @@ impl Solver {
                         ..Limits::default()
                     },
                     // the VCT has had its turn: the search does not repeat it
-                    &SearchOptions {
-                        no_root_vct: true,
-                        ..SearchOptions::default()
-                    },
+                    &search_options(),
                     &stop,
                     &mut |_| {},
                 );
@@ -279,10 +285,7 @@ impl Solver {
                         ..Limits::default()
                     },
                     // the VCT runs on this thread: the search does not repeat it
-                    &SearchOptions {
-                        no_root_vct: true,
-                        ..SearchOptions::default()
-                    },
+                    &search_options(),
                     &stop_search,
                     &mut |ev| {
                         if let SearchEvent::Iteration(info) = ev {
