@@ -125,6 +125,7 @@ fn new_engine() -> Box<Engine> {
 fn search_options() -> SearchOptions {
     SearchOptions {
         no_root_vct: true,
+        no_defence_vct: true,
         ..SearchOptions::default()
     }
 }

@@ -466,3 +466,68 @@ fn depth(d: i32) -> Limits {
         ..Limits::default()
     }
 }
+
+#[test]
+fn answers_a_threat_with_a_move_after_which_the_opponent_has_no_vct() {
+    // From a game of the strength check lost at 100 ms per move. White threatens to make an
+    // open four (h9 i10 j11), so Black must block at g8 or k12; a depth-10 search prefers g8,
+    // after which White wins by continuous threats (i12 i13 k12 ...). With a time limit, the
+    // engine spends part of it looking for the opponent's VCT after its best answers.
+    let game = Game::from_position(15, Rule::Freestyle, "h8 h9 h11 i11 j9 i10 j10 j11")
+        .expect("valid position");
+    let b = game.board();
+    let g8 = gomoku_engine::notation::parse_pos("g8", 15).expect("a point");
+    let untimed = search(b, depth(10));
+    assert_eq!(
+        untimed.best_move, g8,
+        "without a time limit there is no VCT check"
+    );
+    let timed = search(
+        b,
+        Limits {
+            depth: Some(10),
+            move_time_ms: Some(5_000),
+            ..Limits::default()
+        },
+    );
+    assert_ne!(timed.best_move, g8);
+    let solve = |after: &Board, ms| {
+        gomoku_engine::solver::Solver::new().solve(
+            after,
+            gomoku_engine::solver::SolveTask::Vct,
+            gomoku_engine::solver::SolveLimits {
+                time_ms: Some(ms),
+                ..gomoku_engine::solver::SolveLimits::default()
+            },
+        )
+    };
+    // the move played leaves White without a VCT that the solver finds in a second, and g8
+    // does not
+    let mut after = b.clone();
+    after.play(timed.best_move);
+    let r = solve(&after, 1_000);
+    assert!(!r.solved(), "{:?} lets White win: {r:?}", timed.best_move);
+    let mut after = b.clone();
+    after.play(g8);
+    let r = solve(&after, 5_000);
+    assert!(r.solved(), "{r:?}");
+}
+
+#[test]
+fn a_quiet_root_gets_no_vct_check_and_keeps_its_time() {
+    // Without a threat to answer, the chosen move is the search's own: the same with and
+    // without a time limit that the depth limit makes irrelevant.
+    let game = Game::from_position(15, Rule::Freestyle, "h8 i9 j8").expect("valid position");
+    let b = game.board();
+    let untimed = search(b, depth(8));
+    let timed = search(
+        b,
+        Limits {
+            depth: Some(8),
+            move_time_ms: Some(60_000),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(untimed.best_move, timed.best_move);
+    assert_eq!(untimed.stats.nodes, timed.stats.nodes);
+}

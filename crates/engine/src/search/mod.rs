@@ -57,6 +57,9 @@ pub struct SearchOptions {
     /// Skip the VCT of the side to move that a timed search runs before its first iteration
     /// (for a caller that runs its own VCT on another thread, like the solver).
     pub no_root_vct: bool,
+    /// Skip the opponent's VCT check after the search when the root had to answer a threat
+    /// (for a caller that only wants a proof of its own win, like the solver).
+    pub no_defence_vct: bool,
 }
 
 /// Counters of one search (all threads).
@@ -186,6 +189,24 @@ pub struct Engine {
 const ROOT_VCF_NODES: u64 = 20_000;
 /// Node budget of the VCF check of each candidate move when the opponent threatens one.
 const DEFENCE_VCF_NODES: u64 = 4_000;
+/// When the root must answer a threat, the main search's time after which no iteration starts
+/// and its hard limit are cut to these percentages, so that the opponent's VCT after its best
+/// moves can be looked for in the rest.
+const DEFENCE_OPTIMUM_PERCENT: u32 = 60;
+/// See [`DEFENCE_OPTIMUM_PERCENT`].
+const DEFENCE_MAXIMUM_PERCENT: u32 = 75;
+/// How many of the best root moves the opponent's VCT is looked for after.
+const DEFENCE_VCT_MOVES: usize = 3;
+
+/// What the threat searches before the main search found.
+enum Precheck {
+    /// A proven win: the answer.
+    Won(SearchResult),
+    /// The main search decides; `forced` when the opponent threatens a VCF and more than one
+    /// move answers it (the root moves left), so the opponent's VCT after the chosen one is
+    /// worth a look.
+    Search { forced: bool },
+}
 
 impl Engine {
     /// An engine with the given settings (the table is allocated now).
@@ -246,9 +267,9 @@ impl Engine {
         time: &TimeManager,
         stop: &AtomicBool,
         report: &mut dyn FnMut(SearchEvent<'_>),
-    ) -> Option<SearchResult> {
+    ) -> Precheck {
         if board.stone_count() == 0 || board.is_full() || options.all_root_values {
-            return None;
+            return Precheck::Search { forced: false };
         }
         self.threats.prepare(board);
         let mut b = board.clone();
@@ -258,7 +279,7 @@ impl Engine {
         if let Some(line) = self.threats.vcf.search(&mut b, 250, ROOT_VCF_NODES) {
             nodes += self.threats.vcf.nodes();
             if line.first().is_some_and(|m| !options.exclude.contains(m)) {
-                return Some(self.threat_result(board, line, nodes, time, report));
+                return Precheck::Won(self.threat_result(board, line, nodes, time, report));
             }
         }
         nodes += self.threats.vcf.nodes();
@@ -267,6 +288,7 @@ impl Engine {
         let threat = self.threats.vcf.search(&mut b, 250, ROOT_VCF_NODES);
         nodes += self.threats.vcf.nodes();
         b.undo();
+        let mut forced = false;
         if threat.is_some() {
             let mut cands = Vec::new();
             b.for_each_candidate(|p| cands.push(p));
@@ -298,6 +320,8 @@ impl Engine {
             if safe > 0 {
                 options.exclude.extend(losing);
             }
+            // with a single answer there is nothing to choose
+            forced = safe > 1;
         }
         // 3. a VCT of ours, with time to spare
         if let Some(ms) = limits
@@ -317,12 +341,12 @@ impl Engine {
             nodes += res.nodes;
             if let Some(line) = res.line {
                 if line.first().is_some_and(|m| !options.exclude.contains(m)) {
-                    return Some(self.threat_result(board, line, nodes, time, report));
+                    return Precheck::Won(self.threat_result(board, line, nodes, time, report));
                 }
             }
         }
         let _ = nodes;
-        None
+        Precheck::Search { forced }
     }
 
     /// The answer when a threat search proved a win: its line as the principal variation.
@@ -379,13 +403,17 @@ impl Engine {
     }
 
     /// After the main search: if the chosen move lets the opponent win by VCF and another root
-    /// move does not, switch to the best such move.
+    /// move does not, switch to the best such move. With `vct_time` (when the root had to answer
+    /// a threat), the opponent's VCT after up to [`DEFENCE_VCT_MOVES`] of the best moves is
+    /// looked for too, in the time the search left (its share was cut for it; see
+    /// [`TimeManager::after_search_left`]); a move after which none is found in that time
+    /// counts as safe.
     fn threat_postcheck(
         &mut self,
         board: &Board,
-        limits: &Limits,
         options: &SearchOptions,
-        time: &TimeManager,
+        vct_time: Option<&TimeManager>,
+        stop: &AtomicBool,
         result: &mut SearchResult,
     ) {
         if options.all_root_values
@@ -394,30 +422,55 @@ impl Engine {
         {
             return;
         }
-        let _ = (limits, time);
         let mut b = board.clone();
         let candidates: Vec<Pos> = result.root_moves.iter().map(|r| r.pos).take(8).collect();
-        for (i, m) in candidates.into_iter().enumerate() {
+        let mut vct_checks = 0;
+        let mut first_safe = None;
+        let mut choice = None;
+        for m in candidates {
             if !b.is_empty(m) {
                 continue;
             }
             b.play_unchecked(m);
-            let loses = self
+            let mut loses = self
                 .threats
                 .vcf
                 .search(&mut b, 250, DEFENCE_VCF_NODES)
                 .is_some();
+            if !loses {
+                first_safe = first_safe.or(Some(m));
+                let left_ms = vct_time
+                    .and_then(TimeManager::after_search_left)
+                    .map_or(0, |d| d.as_millis() as u64);
+                if vct_checks < DEFENCE_VCT_MOVES && left_ms >= 2 {
+                    vct_checks += 1;
+                    let res = self.threats.vct().search_stoppable(
+                        &mut b,
+                        crate::vct::VctLimits {
+                            max_depth: 12,
+                            max_nodes: u64::MAX,
+                            max_ms: Some(left_ms),
+                        },
+                        stop,
+                    );
+                    loses = res.line.is_some();
+                }
+            }
             b.undo();
             if !loses {
-                if i > 0 {
-                    if let Some(k) = result.root_moves.iter().position(|r| r.pos == m) {
-                        let rm = result.root_moves.remove(k);
-                        result.best_move = rm.pos;
-                        result.pv = rm.pv.clone();
-                        result.root_moves.insert(0, rm);
-                    }
+                choice = Some(m);
+                break;
+            }
+        }
+        // when every move checked loses, the best one that survives the VCF check stays
+        if let Some(m) = choice.or(first_safe) {
+            if m != result.best_move {
+                if let Some(k) = result.root_moves.iter().position(|r| r.pos == m) {
+                    let rm = result.root_moves.remove(k);
+                    result.best_move = rm.pos;
+                    result.pv = rm.pv.clone();
+                    result.root_moves.insert(0, rm);
                 }
-                return;
             }
         }
     }
@@ -436,17 +489,25 @@ impl Engine {
         let time = TimeManager::start(limits, empties);
         self.tt.new_search();
         let mut options = options.clone();
-        if let Some(result) = self.threat_precheck(board, limits, &mut options, &time, stop, report)
-        {
-            return result;
-        }
+        let forced = match self.threat_precheck(board, limits, &mut options, &time, stop, report) {
+            Precheck::Won(result) => return result,
+            Precheck::Search { forced } => forced,
+        };
+        // when the root must answer a threat, part of the time goes to the opponent's VCT
+        // after the chosen move
+        let defence_vct = forced && !options.no_defence_vct && time.is_timed();
+        let search_time = if defence_vct {
+            time.cut(DEFENCE_OPTIMUM_PERCENT, DEFENCE_MAXIMUM_PERCENT)
+        } else {
+            time
+        };
         let shared = Shared {
             tt: &self.tt,
             stop,
             internal_stop: AtomicBool::new(false),
             limits: limits.clone(),
             options: options.clone(),
-            time,
+            time: search_time,
             total_nodes: AtomicU64::new(0),
             total_tt_hits: AtomicU64::new(0),
             completed_depth: AtomicU64::new(0),
@@ -517,7 +578,13 @@ impl Engine {
             }
         }
         drop(shared);
-        self.threat_postcheck(board, limits, &options, &time, &mut result);
+        self.threat_postcheck(
+            board,
+            &options,
+            defence_vct.then_some(&time),
+            stop,
+            &mut result,
+        );
         result
     }
 }

@@ -80,9 +80,89 @@ impl TimeManager {
         self.optimum.is_some_and(|m| self.start.elapsed() >= m)
     }
 
+    /// The same clock with the time after which no iteration starts cut to `optimum_pct` and
+    /// the hard limit to `maximum_pct` percent (to leave time for work after the search).
+    #[must_use]
+    pub fn cut(&self, optimum_pct: u32, maximum_pct: u32) -> TimeManager {
+        TimeManager {
+            start: self.start,
+            optimum: self.optimum.map(|d| d * optimum_pct / 100),
+            maximum: self.maximum.map(|d| d * maximum_pct / 100),
+        }
+    }
+
+    /// Time left for work after the search (the opponent's threats): until 130% of the time
+    /// after which no iteration starts, and at most 92% of the hard limit (`None` without a time
+    /// limit).
+    #[must_use]
+    pub fn after_search_left(&self) -> Option<Duration> {
+        let end = match (self.optimum, self.maximum) {
+            (Some(o), Some(m)) => (o * 13 / 10).min(m * 23 / 25),
+            _ => return None,
+        };
+        Some(end.saturating_sub(self.start.elapsed()))
+    }
+
     /// Whether any time limit is set.
     #[must_use]
     pub fn is_timed(&self) -> bool {
         self.maximum.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn move_time(ms: u64) -> TimeManager {
+        TimeManager::start(
+            &Limits {
+                move_time_ms: Some(ms),
+                ..Limits::default()
+            },
+            200,
+        )
+    }
+
+    #[test]
+    fn a_cut_shortens_both_deadlines_from_the_same_start() {
+        let t = move_time(10_000);
+        let c = t.cut(60, 75);
+        assert_eq!(c.start, t.start);
+        assert_eq!(c.optimum, Some(Duration::from_millis(4_200)));
+        assert_eq!(c.maximum, Some(Duration::from_millis(7_500)));
+        assert!(!c.out_of_time() && !c.should_stop_iterating());
+    }
+
+    #[test]
+    fn time_after_the_search_ends_before_the_hard_limit() {
+        // optimum 7 s: 130% of it is 9.1 s, below 92% of the 10 s limit
+        let left = move_time(10_000).after_search_left().expect("timed");
+        assert!(left <= Duration::from_millis(9_100), "{left:?}");
+        assert!(left > Duration::from_millis(8_000), "{left:?}");
+        // with game time: 40 moves expected, a 900 ms share and a 2.7 s limit; 130% of the
+        // share is 1.17 s
+        let g = TimeManager::start(
+            &Limits {
+                game_time_left_ms: Some(36_000),
+                ..Limits::default()
+            },
+            200,
+        );
+        let left = g.after_search_left().expect("timed");
+        assert!(left <= Duration::from_millis(1_170), "{left:?}");
+        assert!(left > Duration::from_millis(1_000), "{left:?}");
+        // the hard limit caps it when the optimum is close to it
+        let close = TimeManager {
+            start: Instant::now(),
+            optimum: Some(Duration::from_millis(1_000)),
+            maximum: Some(Duration::from_millis(1_000)),
+        };
+        let left = close.after_search_left().expect("timed");
+        assert!(left <= Duration::from_millis(920), "{left:?}");
+        assert_eq!(
+            TimeManager::start(&Limits::default(), 200).after_search_left(),
+            None
+        );
     }
 }
