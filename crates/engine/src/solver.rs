@@ -146,7 +146,9 @@ impl Solver {
         if task != SolveTask::Vcf {
             // a fresh table for this position (clearing it takes a few milliseconds)
             self.engine.get_or_insert_with(new_engine).clear_hash();
+            self.threats.vct().clear();
         }
+        self.threats.vcf.clear();
         let start = Instant::now();
         // a small margin, so that the searches' own stopping latency stays within the budget
         let limits = SolveLimits {
@@ -291,7 +293,11 @@ impl Solver {
                     &mut |ev| {
                         if let SearchEvent::Iteration(info) = ev {
                             if info.score >= WIN_MIN {
+                                // proven: both searches end here (iterating on would only
+                                // shorten the line, and a later iteration could lose the
+                                // win to the pruning while the VCT no longer runs)
                                 stop_vct.store(true, Ordering::Relaxed);
+                                stop_search.store(true, Ordering::Relaxed);
                             }
                         }
                     },
