@@ -195,6 +195,8 @@ const DEFENCE_VCF_NODES: u64 = 4_000;
 const DEFENCE_OPTIMUM_PERCENT: u32 = 60;
 /// See [`DEFENCE_OPTIMUM_PERCENT`].
 const DEFENCE_MAXIMUM_PERCENT: u32 = 75;
+/// Most attacking moves of the VCT searches around the root.
+const ROOT_VCT_DEPTH: i32 = 12;
 /// How many of the best root moves the opponent's VCT is looked for after.
 const DEFENCE_VCT_MOVES: usize = 3;
 
@@ -328,16 +330,7 @@ impl Engine {
             .move_time_ms
             .filter(|&t| t >= 200 && !options.no_root_vct)
         {
-            let budget = (ms / 10).min(300);
-            let res = self.threats.vct().search_stoppable(
-                &mut b,
-                crate::vct::VctLimits {
-                    max_depth: 12,
-                    max_nodes: u64::MAX,
-                    max_ms: Some(budget),
-                },
-                stop,
-            );
+            let res = self.root_vct(&mut b, (ms / 10).min(300), stop);
             nodes += res.nodes;
             if let Some(line) = res.line {
                 if line.first().is_some_and(|m| !options.exclude.contains(m)) {
@@ -347,6 +340,20 @@ impl Engine {
         }
         let _ = nodes;
         Precheck::Search { forced }
+    }
+
+    /// A VCT of the side to move of `b` around the root (ours before the search, the opponent's
+    /// after it), within `ms` milliseconds and [`ROOT_VCT_DEPTH`] attacking moves.
+    fn root_vct(&mut self, b: &mut Board, ms: u64, stop: &AtomicBool) -> crate::vct::VctResult {
+        self.threats.vct().search_stoppable(
+            b,
+            crate::vct::VctLimits {
+                max_depth: ROOT_VCT_DEPTH,
+                max_nodes: u64::MAX,
+                max_ms: Some(ms),
+            },
+            stop,
+        )
     }
 
     /// The answer when a threat search proved a win: its line as the principal variation.
@@ -444,16 +451,7 @@ impl Engine {
                     .map_or(0, |d| d.as_millis() as u64);
                 if vct_checks < DEFENCE_VCT_MOVES && left_ms >= 2 {
                     vct_checks += 1;
-                    let res = self.threats.vct().search_stoppable(
-                        &mut b,
-                        crate::vct::VctLimits {
-                            max_depth: 12,
-                            max_nodes: u64::MAX,
-                            max_ms: Some(left_ms),
-                        },
-                        stop,
-                    );
-                    loses = res.line.is_some();
+                    loses = self.root_vct(&mut b, left_ms, stop).line.is_some();
                 }
             }
             b.undo();
