@@ -68,6 +68,8 @@ pub struct SearchParams {
     pub history_divisor: i32,
     /// Ordering bonus per step closer than three to the last move of either side.
     pub near_last_bonus: i32,
+    /// Late move reductions in whole plies (rounded up) instead of sixteenths.
+    pub lmr_whole_plies: bool,
 }
 
 const ASPIRATION_MIN_DEPTH: i32 = 5;
@@ -103,6 +105,7 @@ const QVCF_MAX_DEPTH: i32 = -24;
 const KILLER_BONUS: i32 = 300;
 const HISTORY_DIVISOR: i32 = 64;
 const NEAR_LAST_BONUS: i32 = 120;
+const LMR_WHOLE_PLIES: bool = true;
 
 impl Default for SearchParams {
     fn default() -> Self {
@@ -136,6 +139,7 @@ impl Default for SearchParams {
             killer_bonus: KILLER_BONUS,
             history_divisor: HISTORY_DIVISOR,
             near_last_bonus: NEAR_LAST_BONUS,
+            lmr_whole_plies: LMR_WHOLE_PLIES,
         }
     }
 }
@@ -189,6 +193,13 @@ impl SearchParams {
             "killer_bonus" => self.killer_bonus = value.parse().map_err(|_| bad())?,
             "history_divisor" => self.history_divisor = value.parse().map_err(|_| bad())?,
             "near_last_bonus" => self.near_last_bonus = value.parse().map_err(|_| bad())?,
+            "lmr_whole_plies" => {
+                self.lmr_whole_plies = match value {
+                    "1" | "true" => true,
+                    "0" | "false" => false,
+                    _ => return Err(bad()),
+                }
+            }
             _ => return Err(format!("unknown search parameter '{name}'")),
         }
         Ok(())

@@ -1174,6 +1174,17 @@ impl<'a> Worker<'a> {
                     // up to a ply less for moves with a good history, more for a bad one
                     r -= (h / (HIST_MAX / PLY)).clamp(-PLY, PLY);
                 }
+                // Whole plies, rounded up: a reduced child's depth then keeps its parent's
+                // fraction of a ply, whatever the history (which moves the reduction by up to a
+                // ply either way) said at the time, so that a position met again (through a
+                // transposition, in the next iteration or in another thread) finds its table
+                // entry deep enough. Against fractional reductions: 2 threads reached the bench
+                // depth 1.64x faster than 1 thread against 1.35x (medians of 6 commands of 3
+                // runs, interleaved), 9% fewer bench nodes, and 151.5/296 in self-play at 100 ms.
+                // (The solver keeps fractional reductions, which prove more wins.)
+                if self.params.lmr_whole_plies {
+                    r = whole_plies_up(r);
+                }
                 let d = (new_depth - r).min(new_depth).max(PLY.min(new_depth));
                 v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
                 if v > alpha && d < new_depth {
@@ -1364,6 +1375,11 @@ const NO_INDEX: usize = usize::MAX / 2;
 /// `3 - d` for the points of indices `a` and `b` at Chebyshev distance `d <= 2`, otherwise 0
 /// (also when `a` is [`NO_INDEX`]); a table lookup.
 #[inline]
+/// `r` (in 1/16 ply) rounded up to whole plies.
+const fn whole_plies_up(r: i32) -> i32 {
+    (r + PLY - 1).div_euclid(PLY) * PLY
+}
+
 fn near_factor(a: usize, b: usize) -> i32 {
     let k = (b + NEAR_SPAN).wrapping_sub(a);
     NEAR_FACTOR.get(k).copied().unwrap_or(0)
@@ -1416,6 +1432,22 @@ mod tests {
         let mut list = all.clone();
         drop_images(&b, &mut list, Pos::NONE);
         assert_eq!(list, all);
+    }
+
+    #[test]
+    fn reductions_round_up_to_whole_plies() {
+        for (r, want) in [
+            (0, 0),
+            (1, PLY),
+            (PLY, PLY),
+            (PLY + 1, 2 * PLY),
+            (-1, 0),
+            (-PLY, -PLY),
+            (-PLY - 1, -PLY),
+            (-PLY + 1, 0),
+        ] {
+            assert_eq!(whole_plies_up(r), want, "r = {r}");
+        }
     }
 
     #[test]
