@@ -248,3 +248,30 @@ impl SearchParams {
         (n / if improving { 1.0 } else { 2.0 }) as usize
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_parses_values_and_rejects_bad_ones_without_changing_anything() {
+        let mut p = SearchParams::default();
+        p.set("lmr_whole_plies", "0").expect("0 is a valid switch");
+        assert!(!p.lmr_whole_plies);
+        p.set("lmr_whole_plies", "true")
+            .expect("true is a valid switch");
+        assert!(p.lmr_whole_plies);
+        p.set("killer_bonus", "250").expect("a number");
+        assert_eq!(p.killer_bonus, 250);
+        let before = p.clone();
+        for (name, value) in [
+            ("lmr_whole_plies", "yes"),
+            ("killer_bonus", "many"),
+            ("no_such_parameter", "1"),
+        ] {
+            let err = p.set(name, value).expect_err("bad input is an error");
+            assert!(err.contains(name) || err.contains(value), "{err}");
+            assert_eq!(p, before);
+        }
+    }
+}

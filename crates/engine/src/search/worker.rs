@@ -1369,17 +1369,17 @@ const NEAR_FACTOR: [i32; 2 * NEAR_SPAN + 1] = {
     t
 };
 
+/// `r` (in 1/16 ply) rounded up to whole plies.
+const fn whole_plies_up(r: i32) -> i32 {
+    (r + PLY - 1).div_euclid(PLY) * PLY
+}
+
 /// A point index standing for "no point" in [`near_factor`].
 const NO_INDEX: usize = usize::MAX / 2;
 
 /// `3 - d` for the points of indices `a` and `b` at Chebyshev distance `d <= 2`, otherwise 0
 /// (also when `a` is [`NO_INDEX`]); a table lookup.
 #[inline]
-/// `r` (in 1/16 ply) rounded up to whole plies.
-const fn whole_plies_up(r: i32) -> i32 {
-    (r + PLY - 1).div_euclid(PLY) * PLY
-}
-
 fn near_factor(a: usize, b: usize) -> i32 {
     let k = (b + NEAR_SPAN).wrapping_sub(a);
     NEAR_FACTOR.get(k).copied().unwrap_or(0)
