@@ -469,12 +469,14 @@ pub(crate) const NUM_HALVES: usize = 364;
 /// Per-rule lookup table: for each window key, the pattern of the centre point for Black and
 /// for White.
 ///
-/// Stored compactly so that it stays in the L2 cache: each half of the key maps to the index of
-/// its valid half-window (walls only at the far end), the pair of indices selects a byte, and the
-/// byte packs both colours' patterns (`black * 13 + white`). The left half's index comes
-/// multiplied by [`NUM_HALVES`] (the start of its row of bytes).
+/// Stored compactly so that it stays in the L1 cache (a few kilobytes; the lookup is the inner
+/// loop of every move made). Each half of the key (the five points on one side) maps to its
+/// class: the halves that give the same patterns whatever the other side holds. There are 57 to
+/// 67 classes per rule (119 for caro), out of the 364 half-windows that can occur on a board. The
+/// pair of classes selects a byte that packs both colours' patterns (`black * 13 + white`). The
+/// left class comes multiplied by the number of right classes (the start of its row of bytes).
 pub(crate) struct RuleTable {
-    pub(crate) left: [u32; 1024],
+    pub(crate) left: [u16; 1024],
     pub(crate) right: [u16; 1024],
     pub(crate) packed: Vec<u8>,
     pub(crate) unpack: [[u8; 2]; NUM_PATTERNS * NUM_PATTERNS],
@@ -486,9 +488,8 @@ impl RuleTable {
     pub(crate) fn get(&self, key: u32) -> [u8; 2] {
         let lo = (key & 0x3FF) as usize;
         let hi = ((key >> 10) & 0x3FF) as usize;
-        // Safety: lo and hi are below 1024; the half indices are below NUM_HALVES, so the
-        // row start plus the right index is below NUM_HALVES^2, the packed length; packed bytes
-        // are below 169.
+        // Safety: lo and hi are below 1024; a left row start plus a right class is below the
+        // packed length (checked when the table is built); packed bytes are below 169.
         unsafe {
             let i = *self.left.get_unchecked(lo) as usize + *self.right.get_unchecked(hi) as usize;
             *self
@@ -543,26 +544,66 @@ pub(crate) fn rule_table(rule: Rule) -> &'static RuleTable {
         let kw = kind_table(Kind::of(rule, Color::White));
         let (left, left_halves) = half_indices(false);
         let (right, right_halves) = half_indices(true);
-        let mut packed = vec![0u8; NUM_HALVES * NUM_HALVES];
+        let mut full = vec![0u8; NUM_HALVES * NUM_HALVES];
         for (li, &lh) in left_halves.iter().enumerate() {
             for (ri, &rh) in right_halves.iter().enumerate() {
                 let k = lh | (rh << 10);
                 let b = kb.lvl[k as usize];
                 let w = kw.lvl[swap_colors(k) as usize];
-                packed[li * NUM_HALVES + ri] = b * NUM_PATTERNS as u8 + w;
+                full[li * NUM_HALVES + ri] = b * NUM_PATTERNS as u8 + w;
+            }
+        }
+        // halves whose rows (left) or columns (right) of the full table are equal are one class
+        let row = |li: usize| full[li * NUM_HALVES..(li + 1) * NUM_HALVES].to_vec();
+        let col = |ri: usize| -> Vec<u8> {
+            (0..NUM_HALVES)
+                .map(|li| full[li * NUM_HALVES + ri])
+                .collect()
+        };
+        let (left_class, left_reps) = classes(NUM_HALVES, row);
+        let (right_class, right_reps) = classes(NUM_HALVES, col);
+        let width = right_reps.len();
+        let mut packed = vec![0u8; left_reps.len() * width];
+        for (lc, &li) in left_reps.iter().enumerate() {
+            for (rc, &ri) in right_reps.iter().enumerate() {
+                packed[lc * width + rc] = full[li * NUM_HALVES + ri];
             }
         }
         let mut unpack = [[0u8; 2]; NUM_PATTERNS * NUM_PATTERNS];
         for (i, u) in unpack.iter_mut().enumerate() {
             *u = [(i / NUM_PATTERNS) as u8, (i % NUM_PATTERNS) as u8];
         }
-        RuleTable {
-            left: left.map(|i| u32::from(i) * NUM_HALVES as u32),
-            right,
+        let row_start = |class: u16| u16::try_from(usize::from(class) * width).expect("small");
+        let table = RuleTable {
+            left: left.map(|i| row_start(left_class[usize::from(i)])),
+            right: right.map(|i| right_class[usize::from(i)]),
             packed,
             unpack,
-        }
+        };
+        // the unchecked lookups of `get` stay in bounds
+        assert!(table
+            .left
+            .iter()
+            .all(|&l| usize::from(l) + width <= table.packed.len()));
+        assert!(table.right.iter().all(|&r| usize::from(r) < width));
+        table
     })
+}
+
+/// Groups `n` items by the value of `f`: the class of each item (numbered in order of first
+/// appearance) and the first item of each class.
+fn classes<K: std::hash::Hash + Eq>(n: usize, f: impl Fn(usize) -> K) -> (Vec<u16>, Vec<usize>) {
+    let mut seen = std::collections::HashMap::new();
+    let mut reps = Vec::new();
+    let class = (0..n)
+        .map(|i| {
+            *seen.entry(f(i)).or_insert_with(|| {
+                reps.push(i);
+                (reps.len() - 1) as u16
+            })
+        })
+        .collect();
+    (class, reps)
 }
 
 /// The pattern `color` gets on a line by playing the centre of the window `key`.
@@ -850,5 +891,29 @@ mod tests {
         assert_eq!(t.patterns.len(), NUM_PCODES);
         use Pattern::*;
         assert_eq!(pcode_of([F3, B4, Dead, F1]), pcode_of([Dead, F1, F3, B4]));
+    }
+
+    #[test]
+    fn compact_rule_tables_agree_with_the_kind_tables_on_every_board_window() {
+        let (_, left_halves) = half_indices(false);
+        let (_, right_halves) = half_indices(true);
+        for rule in Rule::ALL {
+            let t = rule_table(rule);
+            let kb = kind_table(Kind::of(rule, Color::Black));
+            let kw = kind_table(Kind::of(rule, Color::White));
+            for &lh in &left_halves {
+                for &rh in &right_halves {
+                    let k = lh | (rh << 10);
+                    let want = [kb.lvl[k as usize], kw.lvl[swap_colors(k) as usize]];
+                    assert_eq!(t.get(k), want, "{rule:?} key {k:#x}");
+                }
+            }
+            // at most 16 KB (caro has the most classes), so that it stays in the L1 cache
+            assert!(
+                t.packed.len() <= 128 * 128,
+                "{rule:?}: {} bytes",
+                t.packed.len()
+            );
+        }
     }
 }
