@@ -4,7 +4,8 @@
 //!
 //! This module defines the game (which attacker moves are threats, which defender moves are
 //! real defences) and an iterative-deepening AND/OR search over it, with a VCF search at every
-//! attacking node (fours cost no depth) and the defender's own VCF refuting a three. The
+//! attacking node (fours cost no depth; the attacker's is a quick local search, see
+//! [`VcfSearcher::search_local`]) and the defender's own (complete) VCF refuting a three. The
 //! defender tries every real defence: against a four the forced
 //! block (a forbidden point for renju Black is no defence); against a straight-four threat every
 //! point on the lines of the threatened fours; against a four-three threat the points on its
@@ -532,8 +533,8 @@ const INNER_VCF_FOURS: i32 = 40;
 /// The attacker's inner VCF is a local one ([`VcfSearcher::search_local`]) with this radius: it
 /// runs at every attacking node, mostly to fail, and the full search spent three quarters of the
 /// VCT's time there. A VCF it misses is still found by the VCT itself, its fours counting as
-/// attacking moves. Over `renju-vct.txt` at 1 s, radius 3 solved 192, 192, 192 and 191 positions,
-/// radius 2 192, 191 and 191, the full search 190, 191, 190, 191 and 190 (interleaved runs).
+/// attacking moves. Over `renju-vct.txt` at 1 s (`solve --concurrent`), this solved 192, 191 and
+/// 192 positions against 188, 191 and 191 with the full search (interleaved runs).
 const INNER_VCF_RADIUS: i32 = 3;
 /// VCF threats (quiet moves after which the attacker would have a VCF) are tried in the first
 /// this many attacking moves of a line...
