@@ -501,14 +501,19 @@ mod tests {
             .clone()
     }
 
-    #[test]
-    fn finds_simple_vcf() {
-        // black: h8 i8 j8 (row 8) and h9 h10 h11 (column h) with room: four-three
+    /// Freestyle, Black to move with h8 i8 j8 (row 8) and g9 g10 g11 (column g) with room: a
+    /// short VCF whose fours are next to each other.
+    fn simple_vcf_board() -> Board {
         let mut b = board(Rule::Freestyle, "h8 a1 i8 a3 j8 a5 g9 a7 g10 a9 g11 a11 --");
-        // white to move? make black to move
         if b.to_move() != Color::Black {
             b.pass();
         }
+        b
+    }
+
+    #[test]
+    fn finds_simple_vcf() {
+        let mut b = simple_vcf_board();
         let line = VcfSearcher::new()
             .search(&mut b, 10, 100_000)
             .expect("vcf exists");
@@ -517,11 +522,7 @@ mod tests {
 
     #[test]
     fn the_local_search_finds_vcfs_that_follow_on_and_misses_one_that_jumps() {
-        // a four-three after two fours, each next to the one before
-        let mut b = board(Rule::Freestyle, "h8 a1 i8 a3 j8 a5 g9 a7 g10 a9 g11 a11 --");
-        if b.to_move() != Color::Black {
-            b.pass();
-        }
+        let mut b = simple_vcf_board();
         let line = VcfSearcher::new()
             .search_local(&mut b, 10, 100_000, 3)
             .expect("vcf exists");
