@@ -237,6 +237,8 @@ impl Solver {
                     &Limits {
                         move_time_ms: left,
                         nodes: limits.nodes,
+                        // no iteration after 70%, so that the search ends inside the time
+                        iteration_start_pct: Some(70),
                         ..Limits::default()
                     },
                     // the VCT has had its turn: the search does not repeat it
@@ -293,6 +295,7 @@ impl Solver {
                         // is left, and this thread stops it when that runs out
                         move_time_ms: left.map(|t| t * 10 / 7),
                         nodes,
+                        iteration_start_pct: Some(70),
                         ..Limits::default()
                     },
                     // the VCT runs on this thread: the search does not repeat it

@@ -167,6 +167,7 @@ impl TimeBudget {
             margin_ms: self.margin_ms(),
             depth: self.depth,
             nodes: self.nodes,
+            iteration_start_pct: None,
         }
     }
 

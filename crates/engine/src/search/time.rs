@@ -18,14 +18,21 @@ pub struct Limits {
     pub depth: Option<i32>,
     /// Maximum number of nodes (all threads together).
     pub nodes: Option<u64>,
+    /// With a move time and no game clock: the percentage of the move time after which no
+    /// iteration starts. `None` is 100: a fixed time per move is the move's to use (time left
+    /// over is lost), and an iteration cut short by the hard limit still ranks the root moves it
+    /// got through. The solver sets 70 to finish well inside its own time.
+    pub iteration_start_pct: Option<u32>,
 }
 
 /// Deadlines computed from [`Limits`] when a search starts.
 #[derive(Clone, Copy, Debug)]
 pub struct TimeManager {
     start: Instant,
-    /// Do not start another iteration after this.
+    /// The time the move should take: the base of the cuts and of the time after the search.
     optimum: Option<Duration>,
+    /// Do not start another iteration after this.
+    iterate_until: Option<Duration>,
     /// Stop searching at this point.
     maximum: Option<Duration>,
 }
@@ -37,6 +44,8 @@ impl TimeManager {
         let start = Instant::now();
         let mut maximum: Option<u64> = limits.move_time_ms;
         let mut optimum: Option<u64> = limits.move_time_ms.map(|t| t * 7 / 10);
+        let pct = u64::from(limits.iteration_start_pct.unwrap_or(100).min(100));
+        let mut iterate_until: Option<u64> = limits.move_time_ms.map(|t| t * pct / 100);
         if let Some(left) = limits.game_time_left_ms {
             // expect roughly this many more moves of ours
             let moves_left = (empties as u64 / 2).clamp(8, 40);
@@ -46,12 +55,15 @@ impl TimeManager {
             let max = (share * 3).min(cap);
             optimum = Some(optimum.map_or(opt, |o| o.min(opt)));
             maximum = Some(maximum.map_or(max, |m| m.min(max)));
+            // time saved now is time for later moves
+            iterate_until = optimum;
         }
         let margin = limits.margin_ms;
         let to_dur = |ms: u64| Duration::from_millis(ms.saturating_sub(margin).max(1));
         TimeManager {
             start,
             optimum: optimum.map(to_dur),
+            iterate_until: iterate_until.map(to_dur),
             maximum: maximum.map(to_dur),
         }
     }
@@ -77,16 +89,20 @@ impl TimeManager {
     /// Whether a new iteration should not be started any more.
     #[must_use]
     pub fn should_stop_iterating(&self) -> bool {
-        self.optimum.is_some_and(|m| self.start.elapsed() >= m)
+        self.iterate_until
+            .is_some_and(|m| self.start.elapsed() >= m)
     }
 
-    /// The same clock with the time after which no iteration starts cut to `optimum_pct` and
-    /// the hard limit to `maximum_pct` percent (to leave time for work after the search).
+    /// The same clock with the time the move should take cut to `optimum_pct` percent (no
+    /// iteration starts after it) and the hard limit to `maximum_pct` percent (to leave time
+    /// for work after the search).
     #[must_use]
     pub fn cut(&self, optimum_pct: u32, maximum_pct: u32) -> TimeManager {
+        let optimum = self.optimum.map(|d| d * optimum_pct / 100);
         TimeManager {
             start: self.start,
-            optimum: self.optimum.map(|d| d * optimum_pct / 100),
+            optimum,
+            iterate_until: optimum,
             maximum: self.maximum.map(|d| d * maximum_pct / 100),
         }
     }
@@ -125,11 +141,45 @@ mod tests {
     }
 
     #[test]
+    fn iterations_start_until_the_end_of_a_fixed_move_time_unless_told_otherwise() {
+        let ms = Duration::from_millis;
+        let t = move_time(1_000);
+        assert_eq!(
+            (t.optimum, t.iterate_until, t.maximum),
+            (Some(ms(700)), Some(ms(1_000)), Some(ms(1_000)))
+        );
+        let limits = |pct, game| Limits {
+            move_time_ms: Some(1_000),
+            game_time_left_ms: game,
+            margin_ms: 50,
+            iteration_start_pct: pct,
+            ..Limits::default()
+        };
+        // the margin comes off every deadline
+        let t = TimeManager::start(&limits(Some(70), None), 200);
+        assert_eq!(t.iterate_until, Some(ms(650)));
+        assert_eq!(t.maximum, Some(ms(950)));
+        // over 100 is 100
+        let t = TimeManager::start(&limits(Some(250), None), 200);
+        assert_eq!(t.iterate_until, Some(ms(950)));
+        // with a game clock the time saved goes to later moves: 20 s over 40 moves
+        let t = TimeManager::start(&limits(None, Some(20_000)), 200);
+        assert_eq!(
+            (t.optimum, t.iterate_until, t.maximum),
+            (Some(ms(450)), Some(ms(450)), Some(ms(950)))
+        );
+        // no limit at all
+        let t = TimeManager::start(&Limits::default(), 200);
+        assert!(!t.is_timed() && t.iterate_until.is_none() && !t.should_stop_iterating());
+    }
+
+    #[test]
     fn a_cut_shortens_both_deadlines_from_the_same_start() {
         let t = move_time(10_000);
         let c = t.cut(60, 75);
         assert_eq!(c.start, t.start);
         assert_eq!(c.optimum, Some(Duration::from_millis(4_200)));
+        assert_eq!(c.iterate_until, c.optimum);
         assert_eq!(c.maximum, Some(Duration::from_millis(7_500)));
         assert!(!c.out_of_time() && !c.should_stop_iterating());
     }
@@ -156,6 +206,7 @@ mod tests {
         let close = TimeManager {
             start: Instant::now(),
             optimum: Some(Duration::from_millis(1_000)),
+            iterate_until: Some(Duration::from_millis(1_000)),
             maximum: Some(Duration::from_millis(1_000)),
         };
         let left = close.after_search_left().expect("timed");
