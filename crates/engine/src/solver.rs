@@ -115,7 +115,9 @@ pub struct Solver {
 
 /// The solver's main search keeps late move reductions in sixteenths of a ply: the whole-ply
 /// reductions of play (which share the table better between threads and iterations) reduce
-/// more and proved 186 of the 212 positions of `renju-vct.txt` at 1 s against 190-191.
+/// more and proved 186 of the 212 positions of `renju-vct.txt` at 1 s against 190-191. It also
+/// keeps re-searching a reduced move that fails high at full depth (the solver's figures were
+/// measured so; play re-searches narrow fail-highs a ply short since the tenth session).
 fn new_engine() -> Box<Engine> {
     let mut engine = Box::new(Engine::new(EngineConfig {
         hash_mb: 16,
@@ -123,6 +125,7 @@ fn new_engine() -> Box<Engine> {
     }));
     engine.set_params(SearchParams {
         lmr_whole_plies: false,
+        lmr_shallower_margin: 0,
         ..SearchParams::default()
     });
     engine

@@ -70,6 +70,9 @@ pub struct SearchParams {
     pub near_last_bonus: i32,
     /// Late move reductions in whole plies (rounded up) instead of sixteenths.
     pub lmr_whole_plies: bool,
+    /// A late move whose reduced search fails high by less than this is re-searched a ply
+    /// short of its full depth (0: always at full depth).
+    pub lmr_shallower_margin: Score,
 }
 
 const ASPIRATION_MIN_DEPTH: i32 = 5;
@@ -106,6 +109,8 @@ const KILLER_BONUS: i32 = 300;
 const HISTORY_DIVISOR: i32 = 64;
 const NEAR_LAST_BONUS: i32 = 120;
 const LMR_WHOLE_PLIES: bool = true;
+// 0 (a full-depth re-search) until the tenth session: see the note in the worker's move loop.
+const LMR_SHALLOWER_MARGIN: Score = 5;
 
 impl Default for SearchParams {
     fn default() -> Self {
@@ -140,6 +145,7 @@ impl Default for SearchParams {
             history_divisor: HISTORY_DIVISOR,
             near_last_bonus: NEAR_LAST_BONUS,
             lmr_whole_plies: LMR_WHOLE_PLIES,
+            lmr_shallower_margin: LMR_SHALLOWER_MARGIN,
         }
     }
 }
@@ -193,6 +199,9 @@ impl SearchParams {
             "killer_bonus" => self.killer_bonus = value.parse().map_err(|_| bad())?,
             "history_divisor" => self.history_divisor = value.parse().map_err(|_| bad())?,
             "near_last_bonus" => self.near_last_bonus = value.parse().map_err(|_| bad())?,
+            "lmr_shallower_margin" => {
+                self.lmr_shallower_margin = value.parse().map_err(|_| bad())?
+            }
             "lmr_whole_plies" => {
                 self.lmr_whole_plies = match value {
                     "1" | "true" => true,
@@ -263,6 +272,8 @@ mod tests {
         assert!(p.lmr_whole_plies);
         p.set("killer_bonus", "250").expect("a number");
         assert_eq!(p.killer_bonus, 250);
+        p.set("lmr_shallower_margin", "0").expect("a number");
+        assert_eq!(p.lmr_shallower_margin, 0);
         let before = p.clone();
         for (name, value) in [
             ("lmr_whole_plies", "yes"),
