@@ -1196,7 +1196,8 @@ impl<'a> Worker<'a> {
                 // 43/72 in standard). A margin of 10: 366.5/750 (48.9%).
                 let mut full = new_depth;
                 if v > alpha && d < new_depth {
-                    if v < best.max(alpha) + self.params.lmr_shallower_margin && !is_decisive(v) {
+                    // (alpha is already the best value so far where that is higher)
+                    if v < alpha + self.params.lmr_shallower_margin && !is_decisive(v) {
                         full -= PLY;
                     }
                     if full > d {
