@@ -73,6 +73,9 @@ pub struct SearchParams {
     /// A late move whose reduced search fails high by less than this is re-searched a ply
     /// short of its full depth (0: always at full depth).
     pub lmr_shallower_margin: Score,
+    /// The shorter re-search of `lmr_shallower_margin` applies only at nodes with at least this
+    /// many plies left to search (nearer the leaves, the full re-search).
+    pub lmr_shallower_min_depth: i32,
 }
 
 const ASPIRATION_MIN_DEPTH: i32 = 5;
@@ -111,6 +114,8 @@ const NEAR_LAST_BONUS: i32 = 120;
 const LMR_WHOLE_PLIES: bool = true;
 // 0 (a full-depth re-search) until the tenth session: see the note in the worker's move loop.
 const LMR_SHALLOWER_MARGIN: Score = 5;
+// 0 (everywhere) in the tenth session: see the note in the worker's move loop.
+const LMR_SHALLOWER_MIN_DEPTH: i32 = 6;
 
 impl Default for SearchParams {
     fn default() -> Self {
@@ -146,6 +151,7 @@ impl Default for SearchParams {
             near_last_bonus: NEAR_LAST_BONUS,
             lmr_whole_plies: LMR_WHOLE_PLIES,
             lmr_shallower_margin: LMR_SHALLOWER_MARGIN,
+            lmr_shallower_min_depth: LMR_SHALLOWER_MIN_DEPTH,
         }
     }
 }
@@ -201,6 +207,9 @@ impl SearchParams {
             "near_last_bonus" => self.near_last_bonus = value.parse().map_err(|_| bad())?,
             "lmr_shallower_margin" => {
                 self.lmr_shallower_margin = value.parse().map_err(|_| bad())?
+            }
+            "lmr_shallower_min_depth" => {
+                self.lmr_shallower_min_depth = value.parse().map_err(|_| bad())?
             }
             "lmr_whole_plies" => {
                 self.lmr_whole_plies = match value {
@@ -274,6 +283,8 @@ mod tests {
         assert_eq!(p.killer_bonus, 250);
         p.set("lmr_shallower_margin", "0").expect("a number");
         assert_eq!(p.lmr_shallower_margin, 0);
+        p.set("lmr_shallower_min_depth", "4").expect("a number");
+        assert_eq!(p.lmr_shallower_min_depth, 4);
         let before = p.clone();
         for (name, value) in [
             ("lmr_whole_plies", "yes"),
