@@ -114,8 +114,9 @@ const NEAR_LAST_BONUS: i32 = 120;
 const LMR_WHOLE_PLIES: bool = true;
 // 0 (a full-depth re-search) until the tenth session: see the note in the worker's move loop.
 const LMR_SHALLOWER_MARGIN: Score = 5;
-// 0 (everywhere) in the tenth session: see the note in the worker's move loop.
-const LMR_SHALLOWER_MIN_DEPTH: i32 = 6;
+// 0: everywhere. 6 raised the 2-thread bench ratio only by slowing one thread on the bench
+// positions: see the note in the worker's move loop.
+const LMR_SHALLOWER_MIN_DEPTH: i32 = 0;
 
 impl Default for SearchParams {
     fn default() -> Self {

@@ -1194,13 +1194,12 @@ impl<'a> Worker<'a> {
                 // (standard `h8` 352k instead of 884k, `h8 i9` 342k instead of 1006k);
                 // self-play at 100 ms per move against the full re-search: 163/296 (55.1%;
                 // 43/72 in standard). A margin of 10: 366.5/750 (48.9%).
-                // Only at nodes with 6 plies or more left (eleventh session). With the shorter
-                // re-search at every depth, 2 threads reached the bench depth 1.27-1.49x faster
-                // than one; with the full re-search nearer the leaves, 1.48-1.84x (nine medians
-                // of 5 runs, median 1.59x), likely because there, where the threads meet each
-                // other's positions most, an entry a ply short cannot cut the other thread's
-                // visit off. From 4 plies: 1.21-1.35x; from 8: 1.43-1.47x. One thread: 3302904
-                // bench nodes instead of 2862792, self-play 151.5/296 against it.
+                // `lmr_shallower_min_depth` (eleventh session) keeps the full re-search at
+                // nodes with fewer plies left. At 6, 2 threads reached the bench depth
+                // 1.48-1.84x faster than one (nine medians of 5 runs) against 1.27-1.49x, but
+                // only because one thread got slower on the bench positions (15% more nodes)
+                // while two threads did not; self-play at 100 ms 151.5/296 with one thread and
+                // 32/72 with two (freestyle). Not the default.
                 let mut full = new_depth;
                 if v > alpha && d < new_depth {
                     // (alpha is already the best value so far where that is higher)
