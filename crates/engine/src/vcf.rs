@@ -255,14 +255,13 @@ impl VcfSearcher {
         }
         let mut list = std::mem::take(&mut self.lists[ply]);
         gen_fours(b, att, &mut list);
-        if let (Some(r), true) = (self.radius, ply > 0) {
-            let (four, block) = (b.last_move_of(att), b.last_move());
-            list.retain(|m| follows_on(m.pos, four, block, r));
+        let last = b.last_move_of(att);
+        if let Some(r) = self.radius.filter(|_| ply > 0) {
+            let block = b.last_move();
+            list.retain(|m| follows_on(m.pos, last, block, r));
         }
-        // four-threes first, then by ordering score
         // four-threes first, then fours close to our previous four (VCFs are local), then
         // by ordering score
-        let last = b.last_move_of(att);
         list.sort_by_key(|m| {
             let bonus = if b.threat(m.pos, att) == Pattern4::Block4Flex3 {
                 1 << 20
