@@ -531,3 +531,105 @@ fn a_quiet_root_gets_no_vct_check_and_keeps_its_time() {
     assert_eq!(untimed.best_move, timed.best_move);
     assert_eq!(untimed.stats.nodes, timed.stats.nodes);
 }
+
+/// Plays `line` on a copy of `board`: every move must be on an empty point of the board.
+fn assert_playable(board: &Board, line: &[Pos], what: &str) {
+    let mut b = board.clone();
+    for &m in line {
+        assert!(b.contains(m) && b.is_empty(m), "{what}: {m:?} in {line:?}");
+        b.play(m);
+    }
+}
+
+#[test]
+fn both_thread_schemes_give_sound_results() {
+    let wins: Vec<(String, Record)> = data("freestyle-tactics.txt")
+        .into_iter()
+        .filter(|(_, r)| r.get("outcome") == Some("win"))
+        .collect();
+    assert!(!wins.is_empty());
+    // Young Brothers Wait (the default on 2 threads; 3 threads for the paths where several
+    // helpers meet at a node) and Lazy SMP
+    for (threads, ybwc) in [(2, true), (3, true), (2, false)] {
+        let params = gomoku_engine::search::SearchParams {
+            ybwc_max_threads: if ybwc { 3 } else { 0 },
+            ..Default::default()
+        };
+        let engine = || {
+            let mut e = Engine::new(EngineConfig {
+                hash_mb: 8,
+                threads,
+            });
+            e.set_params(params.clone());
+            e
+        };
+        for (rule, moves) in [
+            (Rule::Freestyle, "h8 g9 f10 g8 g7"),
+            (Rule::Standard, "f10 i7 h8"),
+            (Rule::Renju, "h8 h7 h10 i6 i10 i7 g7 g8 j5 i9"),
+        ] {
+            let mut b = Board::new(15, rule).unwrap();
+            for m in moves.split_whitespace() {
+                b.play(gomoku_engine::notation::parse_pos(m, 15).unwrap());
+            }
+            let what = format!("{rule:?} {moves} ({threads} threads, ybwc {ybwc})");
+            let opts = SearchOptions {
+                report_root_moves: true,
+                ..SearchOptions::default()
+            };
+            let stop = AtomicBool::new(false);
+            let res = engine().search(&b, &depth(12), &opts, &stop, &mut |_| {});
+            assert_eq!(res.depth, 12, "{what}");
+            assert_eq!(res.pv.first(), Some(&res.best_move), "{what}");
+            assert_playable(&b, &res.pv, &what);
+            assert!(!is_decisive(res.score), "{what}: {}", res.score);
+            if rule == Rule::Renju && b.to_move() == Color::Black {
+                assert!(!b.clone().is_forbidden(res.best_move), "{what}");
+            }
+            // every root move once, each with its own line
+            let mut seen: Vec<Pos> = res.root_moves.iter().map(|m| m.pos).collect();
+            seen.sort_by_key(|p| p.index());
+            seen.dedup();
+            assert_eq!(seen.len(), res.root_moves.len(), "{what}");
+            for rm in &res.root_moves {
+                assert_eq!(rm.pv.first(), Some(&rm.pos), "{what}");
+                assert_playable(&b, &rm.pv, &what);
+            }
+            // the threads of Young Brothers Wait shared nodes of the tree
+            assert_eq!(
+                res.stats.splits > 0,
+                ybwc,
+                "{what}: {} splits",
+                res.stats.splits
+            );
+        }
+        for (line, r) in &wins {
+            let game = r.game().unwrap();
+            let stop = AtomicBool::new(false);
+            let limits = Limits {
+                nodes: Some(600_000),
+                depth: Some(20),
+                ..Limits::default()
+            };
+            let res = engine().search(
+                game.board(),
+                &limits,
+                &SearchOptions::default(),
+                &stop,
+                &mut |_| {},
+            );
+            assert!(
+                is_decisive(res.score) && res.score > 0,
+                "{line} (ybwc {ybwc}): expected a proven win, got {}",
+                res.score
+            );
+            if let Some(best) = r.get("best").filter(|b| *b != "any") {
+                assert!(
+                    r.points(best).unwrap().contains(&res.best_move),
+                    "{line} (ybwc {ybwc}): played {:?}",
+                    res.best_move
+                );
+            }
+        }
+    }
+}

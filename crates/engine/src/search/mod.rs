@@ -1,6 +1,6 @@
 //! The search: iterative deepening PVS (NegaScout) with aspiration windows, a shared lockless
-//! transposition table, threat-aware move generation, VCF checks at the horizon, and Lazy SMP
-//! over several threads.
+//! transposition table, threat-aware move generation, VCF checks at the horizon, and Young
+//! Brothers Wait (or Lazy SMP) over several threads.
 //!
 //! The engine prints nothing: progress goes to a callback as [`SearchEvent`]s.
 
@@ -77,6 +77,8 @@ pub struct SearchStats {
     pub first_move_cutoffs: u64,
     /// Nodes of the VCF checks at the horizon (included in `nodes`).
     pub vcf_nodes: u64,
+    /// Split points the main thread opened for helper threads (Young Brothers Wait).
+    pub splits: u64,
 }
 
 impl SearchStats {
@@ -87,6 +89,7 @@ impl SearchStats {
         self.cutoffs += o.cutoffs;
         self.first_move_cutoffs += o.first_move_cutoffs;
         self.vcf_nodes += o.vcf_nodes;
+        self.splits += o.splits;
     }
 }
 
@@ -513,6 +516,14 @@ impl Engine {
             deepest: std::sync::Mutex::new(None),
             main_depth: AtomicU64::new(0),
             completed_any: AtomicU64::new(0),
+            ybwc: self.params.uses_ybwc(self.config.threads),
+            split: std::sync::Mutex::new(None),
+            split_seq: AtomicU64::new(0),
+            idle: std::sync::atomic::AtomicUsize::new(0),
+            history: self
+                .params
+                .uses_ybwc(self.config.threads)
+                .then(|| std::sync::Arc::new(worker::History::new())),
         };
         let threads = self.config.threads.max(1);
         let mut helper_stats = SearchStats::default();
@@ -523,7 +534,11 @@ impl Engine {
                 let sh = &shared;
                 handles.push(scope.spawn(move || {
                     let mut w = Worker::new(id, b, sh);
-                    w.iterate(&mut |_| {});
+                    if sh.ybwc {
+                        w.help();
+                    } else {
+                        w.iterate(&mut |_| {});
+                    }
                     w.stats
                 }));
             }

@@ -76,6 +76,13 @@ pub struct SearchParams {
     /// The shorter re-search of `lmr_shallower_margin` applies only at nodes with at least this
     /// many plies left to search (nearer the leaves, the full re-search).
     pub lmr_shallower_min_depth: i32,
+    /// Up to this many threads share the work by Young Brothers Wait (a node's first move is
+    /// searched by one thread, the rest of its list shared with idle threads); more threads
+    /// (or all, at 0 or 1) run Lazy SMP (each thread searches the whole tree, sharing only the
+    /// table). Measured on this 2-core machine with 2 threads only.
+    pub ybwc_max_threads: usize,
+    /// Young Brothers Wait: nodes with at least this many plies left are shared.
+    pub split_min_depth: i32,
 }
 
 const ASPIRATION_MIN_DEPTH: i32 = 5;
@@ -117,6 +124,8 @@ const LMR_SHALLOWER_MARGIN: Score = 5;
 // 0: everywhere. 6 raised the 2-thread bench ratio only by slowing one thread on the bench
 // positions: see the note in the worker's move loop.
 const LMR_SHALLOWER_MIN_DEPTH: i32 = 0;
+const YBWC_MAX_THREADS: usize = 2;
+const SPLIT_MIN_DEPTH: i32 = 4;
 
 impl Default for SearchParams {
     fn default() -> Self {
@@ -153,6 +162,8 @@ impl Default for SearchParams {
             lmr_whole_plies: LMR_WHOLE_PLIES,
             lmr_shallower_margin: LMR_SHALLOWER_MARGIN,
             lmr_shallower_min_depth: LMR_SHALLOWER_MIN_DEPTH,
+            ybwc_max_threads: YBWC_MAX_THREADS,
+            split_min_depth: SPLIT_MIN_DEPTH,
         }
     }
 }
@@ -212,16 +223,18 @@ impl SearchParams {
             "lmr_shallower_min_depth" => {
                 self.lmr_shallower_min_depth = value.parse().map_err(|_| bad())?
             }
-            "lmr_whole_plies" => {
-                self.lmr_whole_plies = match value {
-                    "1" | "true" => true,
-                    "0" | "false" => false,
-                    _ => return Err(bad()),
-                }
-            }
+            "split_min_depth" => self.split_min_depth = value.parse().map_err(|_| bad())?,
+            "lmr_whole_plies" => self.lmr_whole_plies = parse_switch(value).ok_or_else(bad)?,
+            "ybwc_max_threads" => self.ybwc_max_threads = value.parse().map_err(|_| bad())?,
             _ => return Err(format!("unknown search parameter '{name}'")),
         }
         Ok(())
+    }
+
+    /// Whether a search on `threads` threads uses Young Brothers Wait (else Lazy SMP).
+    #[must_use]
+    pub fn uses_ybwc(&self, threads: usize) -> bool {
+        (2..=self.ybwc_max_threads).contains(&threads)
     }
 
     /// First aspiration half-width (`prev_delta == 0`), then the next wider one.
@@ -268,6 +281,15 @@ impl SearchParams {
     }
 }
 
+/// An on/off parameter: `1`/`true` or `0`/`false`.
+fn parse_switch(value: &str) -> Option<bool> {
+    match value {
+        "1" | "true" => Some(true),
+        "0" | "false" => Some(false),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,10 +308,15 @@ mod tests {
         assert_eq!(p.lmr_shallower_margin, 0);
         p.set("lmr_shallower_min_depth", "4").expect("a number");
         assert_eq!(p.lmr_shallower_min_depth, 4);
+        // Young Brothers Wait on 2 threads by default, Lazy SMP beyond or when switched off
+        assert!(p.uses_ybwc(2) && !p.uses_ybwc(1) && !p.uses_ybwc(3));
+        p.set("ybwc_max_threads", "0").expect("a number");
+        assert!(!p.uses_ybwc(2));
         let before = p.clone();
         for (name, value) in [
             ("lmr_whole_plies", "yes"),
             ("killer_bonus", "many"),
+            ("ybwc_max_threads", "-1"),
             ("no_such_parameter", "1"),
         ] {
             let err = p.set(name, value).expect_err("bad input is an error");

@@ -15,7 +15,8 @@ use crate::eval::evaluate;
 use crate::pattern::Pattern4;
 use crate::types::{Color, Pos, Rule, NUM_CELLS};
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use super::params::{SearchParams, PLY};
 
@@ -42,6 +43,90 @@ struct MoveOrdering {
     their_last: Option<Pos>,
 }
 
+/// What the moves of a node's loop share: the node's bounds and the facts its pruning and
+/// reductions look at.
+#[derive(Clone, Copy)]
+struct NodeCtx {
+    beta: Score,
+    ply: usize,
+    cut_node: bool,
+    tt_pv: bool,
+    improving: bool,
+    oppo4: bool,
+    prev_own_class: Pattern4,
+    own_last: Option<Pos>,
+    their_last: Option<Pos>,
+    killers: [Pos; 2],
+    tt_move: Pos,
+    move_count_limit: usize,
+}
+
+/// A node whose remaining moves the threads share (Young Brothers Wait): the main thread
+/// searched the first move alone, then published the rest; each thread takes the next move,
+/// searches it on its own board and reports the value here.
+pub(crate) struct SplitPoint {
+    /// The moves (and passes) from the search's root to the node.
+    path: Vec<Pos>,
+    /// The owner's frames up to the node's own and its killers for the node's children, so
+    /// that the helpers order moves as it would.
+    frames: Vec<Frame>,
+    child_killers: [Pos; 2],
+    node: NodeCtx,
+    pv: bool,
+    /// A split point at the root, whose moves are root moves.
+    root: bool,
+    /// The rest of the node's list, in order; `moves[j]` is the node's move number
+    /// `count0 + j + 1`.
+    moves: Vec<Pos>,
+    count0: usize,
+    next: AtomicUsize,
+    /// Copies of the state's alpha, best value and depth, read without the lock.
+    alpha: AtomicI32,
+    best: AtomicI32,
+    depth: AtomicI32,
+    /// Set on a beta cut-off (or when the main thread stops): the threads drop their moves.
+    abort: AtomicBool,
+    /// Helper threads working here.
+    workers: AtomicUsize,
+    state: Mutex<SplitState>,
+}
+
+/// Leaves a split point when dropped, also when the thread unwinds from a panic, so that the
+/// point's owner never waits for a thread that is gone.
+struct Leave<'s>(&'s SplitPoint);
+
+impl Drop for Leave<'_> {
+    fn drop(&mut self) {
+        self.0.workers.fetch_sub(1, Ordering::Release);
+    }
+}
+
+/// The result of a split point so far.
+struct SplitState {
+    best: Score,
+    best_move: Pos,
+    alpha: Score,
+    depth: i32,
+    /// Moves searched here (for the main thread's history).
+    tried: Vec<Pos>,
+    /// The best move's line at a PV node, when a move here improved alpha.
+    line: Vec<Pos>,
+    /// At the root: (root move number, value, the alpha it was searched with, its line).
+    root_results: Vec<(usize, Score, Score, Vec<Pos>)>,
+}
+
+/// The history of both colours, per point: shared by the threads of Young Brothers Wait, which
+/// search one tree (relaxed loads and stores: a lost update only blurs an ordering hint).
+pub(crate) struct History([[AtomicI32; NUM_CELLS]; 2]);
+
+impl History {
+    pub(crate) fn new() -> History {
+        History(std::array::from_fn(|_| {
+            std::array::from_fn(|_| AtomicI32::new(0))
+        }))
+    }
+}
+
 /// State shared by all threads of one search.
 pub(crate) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
@@ -60,6 +145,15 @@ pub(crate) struct Shared<'a> {
     pub main_depth: AtomicU64,
     /// The deepest iteration completed by any thread.
     pub completed_any: AtomicU64,
+    /// Young Brothers Wait instead of Lazy SMP: helpers work only at split points.
+    pub ybwc: bool,
+    /// The open split point, if any, and a count of split points opened.
+    pub split: Mutex<Option<Arc<SplitPoint>>>,
+    pub split_seq: AtomicU64,
+    /// Helper threads waiting for a split point.
+    pub idle: AtomicUsize,
+    /// The history the threads share, if they do.
+    pub history: Option<Arc<History>>,
 }
 
 struct RootEntry {
@@ -82,7 +176,7 @@ pub(crate) struct Worker<'a> {
     iter_depth: i32,
     abandoned: bool,
     killers: [[Pos; 2]; MAX_PLY],
-    history: Box<[[i32; NUM_CELLS]; 2]>,
+    history: Arc<History>,
     pv: Box<[[Pos; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     lists: Vec<Vec<ScoredMove>>,
@@ -93,6 +187,12 @@ pub(crate) struct Worker<'a> {
     /// `ln(i) * factor`, the factors of a late-move reduction (multiply two, in plies).
     lmr: [f32; 256],
     root_delta: Score,
+    /// Moves on the board at the search's root.
+    root_len: usize,
+    /// The split points this thread is working at, outermost first.
+    splits: Vec<Arc<SplitPoint>>,
+    /// The tie salt of this thread's move ordering (0: none).
+    salt: u64,
 }
 
 impl Default for Frame {
@@ -125,6 +225,7 @@ fn lmr_table(threads: usize, scale_pct: i32) -> [f32; 256] {
 
 impl<'a> Worker<'a> {
     pub(crate) fn new(id: usize, board: Board, sh: &'a Shared<'a>) -> Worker<'a> {
+        let board_len = board.ply();
         Worker {
             id,
             board,
@@ -137,7 +238,10 @@ impl<'a> Worker<'a> {
             iter_depth: 0,
             abandoned: false,
             killers: [[Pos::NONE; 2]; MAX_PLY],
-            history: Box::new([[0; NUM_CELLS]; 2]),
+            history: sh
+                .history
+                .as_ref()
+                .map_or_else(|| Arc::new(History::new()), Arc::clone),
             pv: Box::new([[Pos::NONE; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
@@ -147,6 +251,10 @@ impl<'a> Worker<'a> {
             lmr: lmr_table(1, sh.params.lmr_scale_pct),
             params: sh.params.clone(),
             root_delta: 1,
+            root_len: board_len,
+            // the threads of Young Brothers Wait search one tree, in one order
+            salt: if sh.ybwc { 0 } else { id as u64 * 0x9E37_79B9 },
+            splits: Vec::new(),
         }
     }
 
@@ -159,21 +267,38 @@ impl<'a> Worker<'a> {
         self.flushed_hits = self.stats.tt_hits;
         let total = sh.total_nodes.fetch_add(dn, Ordering::Relaxed) + dn;
         sh.total_tt_hits.fetch_add(dh, Ordering::Relaxed);
-        if sh.stop.load(Ordering::Relaxed) || sh.internal_stop.load(Ordering::Relaxed) {
+        let global = sh.stop.load(Ordering::Relaxed)
+            || sh.internal_stop.load(Ordering::Relaxed)
+            || (self.id == 0
+                && (sh.time.out_of_time() || sh.limits.nodes.is_some_and(|n| total >= n)));
+        if global {
             self.stopped = true;
-        }
-        if self.id == 0 && (sh.time.out_of_time() || sh.limits.nodes.is_some_and(|n| total >= n)) {
-            self.stopped = true;
-        }
-        if self.stopped {
             sh.internal_stop.store(true, Ordering::Relaxed);
+        } else if self.stopped {
+            // already unwinding (an abandoned iteration or an aborted split point)
         } else if self.iter_depth > 0
+            && self.splits.is_empty()
             && sh.completed_any.load(Ordering::Relaxed) >= self.iter_depth as u64
         {
             // another thread has completed this iteration: unwind and move on
             self.stopped = true;
             self.abandoned = true;
+        } else if self
+            .splits
+            .iter()
+            .any(|sp| sp.abort.load(Ordering::Relaxed))
+        {
+            // a split point this thread works under got a cut-off: unwind to it
+            self.stopped = true;
         }
+    }
+
+    /// Whether the whole search (or, for the main thread, this iteration) is stopping, as
+    /// opposed to unwinding to an aborted split point.
+    fn stopping(&self) -> bool {
+        self.abandoned
+            || self.sh.stop.load(Ordering::Relaxed)
+            || self.sh.internal_stop.load(Ordering::Relaxed)
     }
 
     fn totals(&self) -> (u64, u64) {
@@ -478,81 +603,207 @@ impl<'a> Worker<'a> {
         Some((d, rm))
     }
 
-    fn root_search(&mut self, mut alpha: Score, beta: Score, depth_plies: i32) -> Score {
+    /// Searches root move `i` (a full window for the first move or for every move when all
+    /// root values are wanted; a reduced null window first for the others).
+    fn root_move(
+        &mut self,
+        i: usize,
+        m: Pos,
+        alpha_used: &mut Score,
+        beta: Score,
+        depth_plies: i32,
+        shared_alpha: Option<&AtomicI32>,
+    ) -> Score {
+        let mut alpha = *alpha_used;
         let all = self.sh.options.all_root_values;
         let depth = depth_plies * PLY;
+        let us = self.board.to_move();
+        self.frames[FRAME_OFFSET].current = Some(m);
+        self.frames[FRAME_OFFSET].move_class = (
+            self.board.threat(m, us),
+            self.board.threat(m, us.opponent()),
+        );
+        let makes_five = self.board.threat(m, us) == Pattern4::Five;
+        self.board.play_unchecked(m);
+        self.stats.nodes += 1;
+        let nd = depth - PLY;
+        // no line after the move unless a full-window search gives one (a null-window fail-high
+        // would otherwise take an older search's line)
+        self.pv_len[1] = 1;
+        let v = if makes_five {
+            // the game ends here; the child position is never searched
+            win_in(1)
+        } else if all {
+            -self.search::<true>(-INFINITE, INFINITE, nd, 1, false)
+        } else if i == 0 {
+            -self.search::<true>(-beta, -alpha, nd, 1, false)
+        } else {
+            // late root moves: reduced null-window first
+            let r = if depth_plies >= 3 && i >= 3 {
+                (self.lmr[(depth_plies as usize).min(255)]
+                    * self.lmr[(i + 1).min(255)]
+                    * PLY as f32) as i32
+                    / 2
+            } else {
+                0
+            };
+            let mut v0 = -self.search::<false>(-alpha - 1, -alpha, (nd - r).max(PLY), 1, true);
+            if v0 > alpha && r > 0 {
+                v0 = -self.search::<false>(-alpha - 1, -alpha, nd, 1, true);
+            }
+            if let Some(shared) = shared_alpha {
+                // another thread may have raised alpha meanwhile: test against that first
+                let a = shared.load(Ordering::Relaxed);
+                if v0 > alpha && a > alpha && !self.stopped {
+                    *alpha_used = a;
+                    alpha = a;
+                    v0 = -self.search::<false>(-alpha - 1, -alpha, nd, 1, true);
+                }
+            }
+            if v0 > alpha && v0 < beta {
+                -self.search::<true>(-beta, -alpha, nd, 1, false)
+            } else {
+                v0
+            }
+        };
+        self.board.undo();
+        v
+    }
+
+    fn may_split_root(&self, depth_plies: i32) -> bool {
+        self.sh.ybwc
+            && self.id == 0
+            && depth_plies >= self.params.split_min_depth
+            && self.sh.idle.load(Ordering::Relaxed) > 0
+    }
+
+    /// Shares the root moves from `first` on with the helpers; their values go into the root
+    /// list. The best value of the iteration.
+    fn root_split(
+        &mut self,
+        first: usize,
+        alpha: Score,
+        beta: Score,
+        depth_plies: i32,
+        best: Score,
+    ) -> Score {
+        let node = NodeCtx {
+            beta,
+            ply: 0,
+            cut_node: false,
+            tt_pv: true,
+            improving: false,
+            oppo4: false,
+            prev_own_class: Pattern4::None,
+            own_last: None,
+            their_last: None,
+            killers: self.killers[0],
+            tt_move: Pos::NONE,
+            move_count_limit: usize::MAX,
+        };
+        let moves = self.root[first..].iter().map(|e| e.rm.pos).collect();
+        let st = self.open_split(
+            &node,
+            moves,
+            first,
+            depth_plies,
+            alpha,
+            best,
+            Pos::NONE,
+            true,
+            true,
+        );
+        let mut best = best;
+        for (i, v, a, line) in &st.root_results {
+            record_root(
+                &mut self.root[*i],
+                *v,
+                *a,
+                beta,
+                depth_plies,
+                false,
+                false,
+                line,
+            );
+            best = best.max(*v);
+        }
+        best
+    }
+
+    /// Takes root moves of a root split point until none are left or it is aborted.
+    fn work_root(&mut self, sp: &SplitPoint) {
+        let beta = sp.node.beta;
+        let depth_plies = sp.depth.load(Ordering::Relaxed);
+        loop {
+            if self.stopped || sp.abort.load(Ordering::Relaxed) {
+                break;
+            }
+            let j = sp.next.fetch_add(1, Ordering::Relaxed);
+            if j >= sp.moves.len() {
+                break;
+            }
+            let i = sp.count0 + j;
+            let mut alpha = sp.alpha.load(Ordering::Relaxed);
+            let v = self.root_move(
+                i,
+                sp.moves[j],
+                &mut alpha,
+                beta,
+                depth_plies,
+                Some(&sp.alpha),
+            );
+            if self.stopped {
+                break;
+            }
+            let line = self.pv[1][1..self.pv_len[1].max(1)].to_vec();
+            let mut st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
+            st.root_results.push((i, v, alpha, line));
+            if v > st.best {
+                st.best = v;
+            }
+            if v > st.alpha {
+                st.alpha = v;
+                sp.alpha.store(v, Ordering::Relaxed);
+                if v >= beta {
+                    sp.abort.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+    }
+
+    fn root_search(&mut self, mut alpha: Score, beta: Score, depth_plies: i32) -> Score {
+        let all = self.sh.options.all_root_values;
         let mut best = -INFINITE;
         self.root_delta = (beta - alpha).max(1);
         for e in &mut self.root {
             e.sort_score = -INFINITE;
         }
-        let us = self.board.to_move();
         self.frames[FRAME_OFFSET].static_eval = evaluate(&self.board);
         self.frames[FRAME_OFFSET].tt_pv = true;
         for i in 0..self.root.len() {
+            if i > 0 && !all && self.may_split_root(depth_plies) {
+                // Young Brothers Wait at the root: the helpers share the later root moves
+                best = self.root_split(i, alpha, beta, depth_plies, best);
+                break;
+            }
             let m = self.root[i].rm.pos;
-            self.frames[FRAME_OFFSET].current = Some(m);
-            self.frames[FRAME_OFFSET].move_class = (
-                self.board.threat(m, us),
-                self.board.threat(m, us.opponent()),
-            );
-            let makes_five = self.board.threat(m, us) == Pattern4::Five;
-            self.board.play_unchecked(m);
-            self.stats.nodes += 1;
-            let nd = depth - PLY;
-            let v = if makes_five {
-                // the game ends here; the child position is never searched
-                self.pv_len[1] = 1;
-                win_in(1)
-            } else if all {
-                -self.search::<true>(-INFINITE, INFINITE, nd, 1, false)
-            } else if i == 0 {
-                -self.search::<true>(-beta, -alpha, nd, 1, false)
-            } else {
-                // late root moves: reduced null-window first
-                let r = if depth_plies >= 3 && i >= 3 {
-                    (self.lmr[(depth_plies as usize).min(255)]
-                        * self.lmr[(i + 1).min(255)]
-                        * PLY as f32) as i32
-                        / 2
-                } else {
-                    0
-                };
-                let mut v0 = -self.search::<false>(-alpha - 1, -alpha, (nd - r).max(PLY), 1, true);
-                if v0 > alpha && r > 0 {
-                    v0 = -self.search::<false>(-alpha - 1, -alpha, nd, 1, true);
-                }
-                if v0 > alpha && v0 < beta {
-                    -self.search::<true>(-beta, -alpha, nd, 1, false)
-                } else {
-                    v0
-                }
-            };
-            self.board.undo();
+            let mut a = alpha;
+            let v = self.root_move(i, m, &mut a, beta, depth_plies, None);
             if self.stopped {
                 break;
             }
-            let e = &mut self.root[i];
-            let exact = all || i == 0 || v > alpha;
-            e.rm.score = v;
-            e.rm.depth = depth_plies;
-            e.rm.bound = if all {
-                ValueBound::Exact
-            } else if v <= alpha {
-                ValueBound::Upper
-            } else if v >= beta {
-                ValueBound::Lower
-            } else {
-                ValueBound::Exact
-            };
-            if exact {
-                let mut pv = vec![m];
-                pv.extend_from_slice(&self.pv[1][1..self.pv_len[1].max(1)]);
-                e.rm.pv = pv;
-                e.sort_score = v;
-            } else {
-                e.rm.pv.truncate(1);
-            }
+            let child = &self.pv[1][1..self.pv_len[1].max(1)];
+            record_root(
+                &mut self.root[i],
+                v,
+                alpha,
+                beta,
+                depth_plies,
+                all || i == 0,
+                all,
+                child,
+            );
             if v > best {
                 best = v;
             }
@@ -572,7 +823,7 @@ impl<'a> Worker<'a> {
     /// killer and history bonuses (the history of `us`, the side to move), a bonus near the
     /// last two moves, and the helpers' tie salt.
     fn order(&self, list: &mut [ScoredMove], o: &MoveOrdering, us: Color) {
-        let hist = &self.history[us.index()];
+        let hist = &self.history.0[us.index()];
         let (near_bonus, killer_bonus) = (self.params.near_last_bonus, self.params.killer_bonus);
         let history_divisor = self.params.history_divisor;
         let own_last = o.own_last.map_or(NO_INDEX, Pos::index);
@@ -587,14 +838,14 @@ impl<'a> Worker<'a> {
             if m.pos == o.killers[0] || m.pos == o.killers[1] {
                 score += killer_bonus;
             }
-            score += hist[i % NUM_CELLS] / history_divisor;
+            score += hist[i % NUM_CELLS].load(Ordering::Relaxed) / history_divisor;
             // play happens near the last moves: 3 - d at Chebyshev distance d <= 2
             score += near_bonus * near_factor(their_last, i).max(near_factor(own_last, i));
             m.score = score;
         }
-        if self.id > 0 {
-            // helpers order ties differently, so that the threads spread over the tree
-            let salt = self.id as u64 * 0x9E37_79B9;
+        if self.salt > 0 {
+            // Lazy SMP helpers order ties differently, so that the threads spread over the tree
+            let salt = self.salt;
             for m in list.iter_mut().filter(|m| m.pos != o.tt_move) {
                 let h = (m.pos.index() as u64 ^ salt).wrapping_mul(0x2545_F491_4F6C_DD1D);
                 m.score += (h >> 59) as i32;
@@ -866,6 +1117,420 @@ impl<'a> Worker<'a> {
         v
     }
 
+    /// Whether this thread should share the rest of a node's list with an idle thread.
+    #[inline]
+    fn may_split(&self, depth: i32) -> bool {
+        self.sh.ybwc
+            && depth >= self.params.split_min_depth * PLY
+            && self.sh.idle.load(Ordering::Relaxed) > 0
+    }
+
+    /// Opens a split point for the rest of a node's list (`moves`, after `count0` moves of
+    /// the node), works on it beside the helpers, and returns its result once every thread
+    /// has left it.
+    #[allow(clippy::too_many_arguments)]
+    fn open_split(
+        &mut self,
+        node: &NodeCtx,
+        moves: Vec<Pos>,
+        count0: usize,
+        depth: i32,
+        alpha: Score,
+        best: Score,
+        best_move: Pos,
+        pv: bool,
+        root: bool,
+    ) -> SplitState {
+        let sh = self.sh;
+        let sp = Arc::new(SplitPoint {
+            path: self.board.moves()[self.root_len..].to_vec(),
+            frames: self.frames[..=node.ply + FRAME_OFFSET].to_vec(),
+            child_killers: self.killers[node.ply + 1],
+            node: *node,
+            pv,
+            root,
+            moves,
+            count0,
+            next: AtomicUsize::new(0),
+            alpha: AtomicI32::new(alpha),
+            best: AtomicI32::new(best),
+            depth: AtomicI32::new(depth),
+            abort: AtomicBool::new(false),
+            workers: AtomicUsize::new(0),
+            state: Mutex::new(SplitState {
+                best,
+                best_move,
+                alpha,
+                depth,
+                tried: Vec::new(),
+                line: Vec::new(),
+                root_results: Vec::new(),
+            }),
+        });
+        *sh.split.lock().unwrap_or_else(|e| e.into_inner()) = Some(Arc::clone(&sp));
+        sh.split_seq.fetch_add(1, Ordering::Release);
+        self.stats.splits += 1;
+        self.splits.push(Arc::clone(&sp));
+        self.work_at(&sp);
+        {
+            let mut open = sh.split.lock().unwrap_or_else(|e| e.into_inner());
+            if open.as_ref().is_some_and(|o| Arc::ptr_eq(o, &sp)) {
+                *open = None;
+            }
+        }
+        if self.stopped {
+            // the helpers drop their moves too
+            sp.abort.store(true, Ordering::Relaxed);
+        }
+        // wait for the helpers still searching a move here, helping them at split points
+        // they open below this one (and watching the clock)
+        let mut seen = 0;
+        let mut spins = 0u32;
+        sh.idle.fetch_add(1, Ordering::Relaxed);
+        while sp.workers.load(Ordering::Acquire) > 0 {
+            if !self.stopped && self.try_join(&mut seen, Some(&sp)) {
+                // back at this node
+                self.sync_board(&sp.path);
+                self.frames[..sp.frames.len()].copy_from_slice(&sp.frames);
+            }
+            std::hint::spin_loop();
+            spins += 1;
+            if spins % 64 == 0 {
+                self.poll();
+            }
+            if self.stopped {
+                sp.abort.store(true, Ordering::Relaxed);
+            }
+        }
+        sh.idle.fetch_sub(1, Ordering::Relaxed);
+        self.splits.pop();
+        if self.stopped
+            && !self.stopping()
+            && !self.splits.iter().any(|o| o.abort.load(Ordering::Relaxed))
+        {
+            // stopped by this split point's own cut-off, which its state holds
+            self.stopped = false;
+        }
+        let mut st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
+        std::mem::replace(
+            &mut *st,
+            SplitState {
+                best: 0,
+                best_move: Pos::NONE,
+                alpha: 0,
+                depth: 0,
+                tried: Vec::new(),
+                line: Vec::new(),
+                root_results: Vec::new(),
+            },
+        )
+    }
+
+    fn work_at(&mut self, sp: &SplitPoint) {
+        if sp.root {
+            self.work_root(sp);
+        } else if sp.pv {
+            self.work_split::<true>(sp);
+        } else {
+            self.work_split::<false>(sp);
+        }
+    }
+
+    /// Takes moves of a split point until none are left or it is aborted.
+    fn work_split<const PV: bool>(&mut self, sp: &SplitPoint) {
+        let node = sp.node;
+        let ply = node.ply;
+        loop {
+            if self.stopped || sp.abort.load(Ordering::Relaxed) {
+                break;
+            }
+            let j = sp.next.fetch_add(1, Ordering::Relaxed);
+            if j >= sp.moves.len() {
+                break;
+            }
+            let count = sp.count0 + j + 1;
+            let best = sp.best.load(Ordering::Relaxed);
+            // move count pruning, as in the node's own loop
+            if best > -WIN_MIN && count > node.move_count_limit {
+                break;
+            }
+            let alpha = sp.alpha.load(Ordering::Relaxed);
+            let depth = sp.depth.load(Ordering::Relaxed);
+            let m = sp.moves[j];
+            let Some(v) = self.search_move::<PV>(&node, m, count, depth, alpha, best) else {
+                continue;
+            };
+            if self.stopped {
+                break;
+            }
+            let mut st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
+            st.tried.push(m);
+            if v > st.best {
+                st.best = v;
+                sp.best.store(v, Ordering::Relaxed);
+                if v > st.alpha {
+                    st.best_move = m;
+                    if PV {
+                        let child_len = self.pv_len[ply + 1].max(ply + 1);
+                        st.line.clear();
+                        st.line.push(m);
+                        st.line
+                            .extend_from_slice(&self.pv[ply + 1][ply + 1..child_len]);
+                    }
+                    if v >= node.beta {
+                        self.stats.cutoffs += 1;
+                        sp.abort.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    st.alpha = v;
+                    sp.alpha.store(v, Ordering::Relaxed);
+                    // later moves at a PV node with an improved alpha get less depth
+                    if st.depth > 2 * PLY && st.depth < 12 * PLY && !is_decisive(v) {
+                        st.depth -= PLY;
+                        sp.depth.store(st.depth, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A helper thread of Young Brothers Wait: waits for split points and works at them
+    /// until the search ends.
+    pub(crate) fn help(&mut self) {
+        let sh = self.sh;
+        let mut seen = 0u64;
+        let mut spins = 0u32;
+        sh.idle.fetch_add(1, Ordering::Relaxed);
+        while !self.stopping() {
+            if !self.try_join(&mut seen, None) {
+                std::hint::spin_loop();
+                spins += 1;
+                if spins % 1024 == 0 {
+                    std::thread::yield_now();
+                }
+            }
+        }
+        self.poll();
+    }
+
+    /// Joins the open split point, if there is a new one with moves left (and, for a thread
+    /// waiting at split point `below`, only one under it), and works there. Whether it did.
+    fn try_join(&mut self, seen: &mut u64, below: Option<&SplitPoint>) -> bool {
+        let sh = self.sh;
+        let seq = sh.split_seq.load(Ordering::Acquire);
+        if seq == *seen {
+            return false;
+        }
+        *seen = seq;
+        let sp = {
+            let open = sh.split.lock().unwrap_or_else(|e| e.into_inner());
+            match open.as_ref() {
+                Some(sp)
+                    if !sp.abort.load(Ordering::Relaxed)
+                        && sp.next.load(Ordering::Relaxed) < sp.moves.len()
+                        && below.is_none_or(|b| {
+                            sp.path.len() > b.path.len() && sp.path.starts_with(&b.path)
+                        }) =>
+                {
+                    sp.workers.fetch_add(1, Ordering::Relaxed);
+                    Some(Arc::clone(sp))
+                }
+                _ => None,
+            }
+        };
+        let Some(sp) = sp else { return false };
+        let _leave = Leave(&sp);
+        sh.idle.fetch_sub(1, Ordering::Relaxed);
+        self.sync_board(&sp.path);
+        let ply = sp.node.ply;
+        self.frames[..sp.frames.len()].copy_from_slice(&sp.frames);
+        self.killers[ply] = sp.node.killers;
+        self.killers[ply + 1] = sp.child_killers;
+
+        self.splits.push(Arc::clone(&sp));
+        self.work_at(&sp);
+        self.splits.pop();
+        if self.stopped
+            && !self.stopping()
+            && !self.splits.iter().any(|o| o.abort.load(Ordering::Relaxed))
+        {
+            // the split point was aborted: this thread is free again
+            self.stopped = false;
+        }
+        sh.idle.fetch_add(1, Ordering::Relaxed);
+        true
+    }
+
+    /// Brings the board from the search's root to the end of `path`, keeping the moves it
+    /// shares with the board's line.
+    fn sync_board(&mut self, path: &[Pos]) {
+        let common = self.board.moves()[self.root_len..]
+            .iter()
+            .zip(path)
+            .take_while(|(a, b)| a == b)
+            .count();
+        while self.board.ply() > self.root_len + common {
+            self.board.undo();
+        }
+        for &m in &path[common..] {
+            if m.is_pass() {
+                self.board.pass();
+            } else {
+                self.board.play_unchecked(m);
+            }
+        }
+    }
+
+    /// Searches one move of a node's loop (steps 11b-13: shallow pruning, extensions, late
+    /// move reductions and re-searches) and returns its value, or `None` when it is pruned.
+    /// The caller looks at `self.stopped` before using the value. Shared by the node's own
+    /// loop and the threads working on a split point.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn search_move<const PV: bool>(
+        &mut self,
+        node: &NodeCtx,
+        m: Pos,
+        count: usize,
+        depth: i32,
+        alpha: Score,
+        best: Score,
+    ) -> Option<Score> {
+        let NodeCtx {
+            beta,
+            ply,
+            cut_node,
+            tt_pv,
+            improving,
+            oppo4,
+            prev_own_class,
+            own_last,
+            their_last,
+            tt_move,
+            ..
+        } = *node;
+        let us = self.board.to_move();
+        let them = us.opponent();
+        let our_class = self.board.threat(m, us);
+        let their_class = self.board.threat(m, them);
+        let trivial = our_class == Pattern4::None && their_class == Pattern4::None;
+        let dist = |o: Option<Pos>| o.map_or(99, |q: Pos| chebyshev(q, m));
+        let dist_self = dist(own_last);
+        let dist_oppo = dist(their_last);
+        let distract = dist_self > 4 && dist_oppo > 4;
+        // Step 11b. Shallow pruning, once a non-losing move is known.
+        if best > -WIN_MIN {
+            if trivial && depth < self.params.trivial_prune_depth {
+                return None;
+            }
+            if oppo4
+                && depth < self.params.trivial_prune_depth
+                && their_class < Pattern4::Block4
+                && our_class < Pattern4::Block4
+                && distract
+            {
+                return None;
+            }
+        }
+        // Step 12. Extensions.
+        let mut ext = 0;
+        if m == tt_move {
+            ext = if PV {
+                self.params.tt_move_ext_pv
+            } else {
+                self.params.tt_move_ext_nonpv
+            };
+        }
+        let new_depth = depth - PLY + ext;
+        {
+            let f = self.frame(ply);
+            f.current = Some(m);
+            f.move_class = (our_class, their_class);
+        }
+        self.board.play_unchecked(m);
+        self.sh.tt.prefetch(self.board.key());
+        let mut v;
+        if count == 1 {
+            v = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, !PV && !cut_node);
+        } else {
+            // Step 13. Late move reductions.
+            let mut r = 0;
+            if depth >= 2 * PLY {
+                let mut rf = self.lmr[((depth / PLY) as usize).min(255)] * self.lmr[count.min(255)];
+                if !PV && !improving && rf > 1.0 {
+                    rf += 1.0;
+                }
+                r = (rf * PLY as f32) as i32;
+                if tt_pv {
+                    r -= self.params.ttpv_reduction;
+                }
+                if cut_node && !node.killers.contains(&m) {
+                    r += self.params.cutnode_reduction;
+                }
+                if oppo4 && their_class < Pattern4::Block4 {
+                    r += PLY * (i32::from(dist_oppo > 4) * 2 + i32::from(dist_self > 4));
+                }
+                if !oppo4
+                    && prev_own_class >= Pattern4::Flex3
+                    && (our_class >= Pattern4::Flex3
+                        || (dist_self <= 4 && our_class >= Pattern4::Flex2x2))
+                {
+                    r -= PLY / 2;
+                }
+                if our_class >= Pattern4::Block4 {
+                    r -= PLY;
+                }
+                let h = self.history.0[us.index()][m.index()].load(Ordering::Relaxed);
+                // up to a ply less for moves with a good history, more for a bad one
+                r -= (h / (HIST_MAX / PLY)).clamp(-PLY, PLY);
+            }
+            // Whole plies, rounded up: a reduced child's depth then keeps its parent's
+            // fraction of a ply, whatever the history (which moves the reduction by up to a
+            // ply either way) said at the time, so that a position met again (through a
+            // transposition, in the next iteration or in another thread) finds its table
+            // entry deep enough. Against fractional reductions: 2 threads reached the bench
+            // depth 1.64x faster than 1 thread against 1.35x (medians of 6 commands of 3
+            // runs, interleaved), 9% fewer bench nodes, and 151.5/296 in self-play at 100 ms.
+            // (The solver keeps fractional reductions, which prove more wins.)
+            if self.params.lmr_whole_plies {
+                r = whole_plies_up(r);
+            }
+            let d = (new_depth - r).min(new_depth).max(PLY.min(new_depth));
+            v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
+            // A reduced search that fails high only just is weak evidence: its re-search
+            // goes a ply short of the full depth (and no re-search is left when that is the
+            // reduced depth), like Stockfish's "shallower search". With a margin of 5, to
+            // depth 18 from the nine openings of issue 3: 3.06M nodes instead of 5.18M
+            // (standard `h8` 352k instead of 884k, `h8 i9` 342k instead of 1006k);
+            // self-play at 100 ms per move against the full re-search: 163/296 (55.1%;
+            // 43/72 in standard). A margin of 10: 366.5/750 (48.9%).
+            // `lmr_shallower_min_depth` (eleventh session) keeps the full re-search at
+            // nodes with fewer plies left. At 6, 2 threads reached the bench depth
+            // 1.48-1.84x faster than one (nine medians of 5 runs) against 1.27-1.49x, but
+            // only because one thread got slower on the bench positions (15% more nodes)
+            // while two threads did not; self-play at 100 ms 151.5/296 with one thread and
+            // 32/72 with two (freestyle). Not the default.
+            let mut full = new_depth;
+            if v > alpha && d < new_depth {
+                // (alpha is already the best value so far where that is higher)
+                if v < alpha + self.params.lmr_shallower_margin
+                    && !is_decisive(v)
+                    && depth >= self.params.lmr_shallower_min_depth * PLY
+                {
+                    full -= PLY;
+                }
+                if full > d {
+                    v = -self.search::<false>(-alpha - 1, -alpha, full, ply + 1, !cut_node);
+                }
+            }
+            if PV && v > alpha && v < beta {
+                v = -self.search::<true>(-beta, -alpha, full, ply + 1, false);
+            }
+        }
+        self.board.undo();
+        Some(v)
+    }
+
     fn search<const PV: bool>(
         &mut self,
         mut alpha: Score,
@@ -1073,6 +1738,20 @@ impl<'a> Worker<'a> {
         let mut tried = [Pos::NONE; 64];
         let mut ntried = 0usize;
         let move_count_limit = self.params.move_count_limit(depth, improving);
+        let node = NodeCtx {
+            beta,
+            ply,
+            cut_node,
+            tt_pv,
+            improving,
+            oppo4,
+            prev_own_class,
+            own_last,
+            their_last,
+            killers: ordering.killers,
+            tt_move,
+            move_count_limit,
+        };
         let mut next = 0;
         loop {
             let i = next;
@@ -1096,128 +1775,41 @@ impl<'a> Worker<'a> {
                     break;
                 }
             }
+            // Step 11c. Young brothers wait: once the first move is searched (and did not cut
+            // off), an idle helper thread may share the rest of the list.
+            if count > 0 && list.len() - i >= 2 && self.may_split(depth) {
+                list[i..].sort_by_key(|m| std::cmp::Reverse(m.score));
+                let moves = list[i..].iter().map(|m| m.pos).collect();
+                let st = self.open_split(
+                    &node, moves, count, depth, alpha, best, best_move, PV, false,
+                );
+                for &t in &st.tried {
+                    if ntried < tried.len() {
+                        tried[ntried] = t;
+                        ntried += 1;
+                    }
+                }
+                if self.stopped {
+                    self.lists[ply] = list;
+                    return 0;
+                }
+                if PV && !st.line.is_empty() {
+                    let n = st.line.len();
+                    self.pv[ply][ply..ply + n].copy_from_slice(&st.line);
+                    self.pv_len[ply] = ply + n;
+                }
+                best = st.best;
+                best_move = st.best_move;
+                depth = st.depth;
+                break;
+            }
             super::movegen::pick_best(&mut list, i);
             next = i + 1;
             let m = list[i].pos;
-            let our_class = self.board.threat(m, us);
-            let their_class = self.board.threat(m, them);
-            let trivial = our_class == Pattern4::None && their_class == Pattern4::None;
-            let dist = |o: Option<Pos>| o.map_or(99, |q: Pos| chebyshev(q, m));
-            let dist_self = dist(own_last);
-            let dist_oppo = dist(their_last);
-            let distract = dist_self > 4 && dist_oppo > 4;
             count += 1;
-            // Step 11b. Shallow pruning, once a non-losing move is known.
-            if best > -WIN_MIN {
-                if trivial && depth < self.params.trivial_prune_depth {
-                    continue;
-                }
-                if oppo4
-                    && depth < self.params.trivial_prune_depth
-                    && their_class < Pattern4::Block4
-                    && our_class < Pattern4::Block4
-                    && distract
-                {
-                    continue;
-                }
-            }
-            // Step 12. Extensions.
-            let mut ext = 0;
-            if m == tt_move {
-                ext = if PV {
-                    self.params.tt_move_ext_pv
-                } else {
-                    self.params.tt_move_ext_nonpv
-                };
-            }
-            let new_depth = depth - PLY + ext;
-            {
-                let f = self.frame(ply);
-                f.current = Some(m);
-                f.move_class = (our_class, their_class);
-            }
-            self.board.play_unchecked(m);
-            self.sh.tt.prefetch(self.board.key());
-            let mut v;
-            if count == 1 {
-                v = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, !PV && !cut_node);
-            } else {
-                // Step 13. Late move reductions.
-                let mut r = 0;
-                if depth >= 2 * PLY {
-                    let mut rf =
-                        self.lmr[((depth / PLY) as usize).min(255)] * self.lmr[count.min(255)];
-                    if !PV && !improving && rf > 1.0 {
-                        rf += 1.0;
-                    }
-                    r = (rf * PLY as f32) as i32;
-                    if tt_pv {
-                        r -= self.params.ttpv_reduction;
-                    }
-                    if cut_node && !ordering.killers.contains(&m) {
-                        r += self.params.cutnode_reduction;
-                    }
-                    if oppo4 && their_class < Pattern4::Block4 {
-                        r += PLY * (i32::from(dist_oppo > 4) * 2 + i32::from(dist_self > 4));
-                    }
-                    if !oppo4
-                        && prev_own_class >= Pattern4::Flex3
-                        && (our_class >= Pattern4::Flex3
-                            || (dist_self <= 4 && our_class >= Pattern4::Flex2x2))
-                    {
-                        r -= PLY / 2;
-                    }
-                    if our_class >= Pattern4::Block4 {
-                        r -= PLY;
-                    }
-                    let h = self.history[us.index()][m.index()];
-                    // up to a ply less for moves with a good history, more for a bad one
-                    r -= (h / (HIST_MAX / PLY)).clamp(-PLY, PLY);
-                }
-                // Whole plies, rounded up: a reduced child's depth then keeps its parent's
-                // fraction of a ply, whatever the history (which moves the reduction by up to a
-                // ply either way) said at the time, so that a position met again (through a
-                // transposition, in the next iteration or in another thread) finds its table
-                // entry deep enough. Against fractional reductions: 2 threads reached the bench
-                // depth 1.64x faster than 1 thread against 1.35x (medians of 6 commands of 3
-                // runs, interleaved), 9% fewer bench nodes, and 151.5/296 in self-play at 100 ms.
-                // (The solver keeps fractional reductions, which prove more wins.)
-                if self.params.lmr_whole_plies {
-                    r = whole_plies_up(r);
-                }
-                let d = (new_depth - r).min(new_depth).max(PLY.min(new_depth));
-                v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
-                // A reduced search that fails high only just is weak evidence: its re-search
-                // goes a ply short of the full depth (and no re-search is left when that is the
-                // reduced depth), like Stockfish's "shallower search". With a margin of 5, to
-                // depth 18 from the nine openings of issue 3: 3.06M nodes instead of 5.18M
-                // (standard `h8` 352k instead of 884k, `h8 i9` 342k instead of 1006k);
-                // self-play at 100 ms per move against the full re-search: 163/296 (55.1%;
-                // 43/72 in standard). A margin of 10: 366.5/750 (48.9%).
-                // `lmr_shallower_min_depth` (eleventh session) keeps the full re-search at
-                // nodes with fewer plies left. At 6, 2 threads reached the bench depth
-                // 1.48-1.84x faster than one (nine medians of 5 runs) against 1.27-1.49x, but
-                // only because one thread got slower on the bench positions (15% more nodes)
-                // while two threads did not; self-play at 100 ms 151.5/296 with one thread and
-                // 32/72 with two (freestyle). Not the default.
-                let mut full = new_depth;
-                if v > alpha && d < new_depth {
-                    // (alpha is already the best value so far where that is higher)
-                    if v < alpha + self.params.lmr_shallower_margin
-                        && !is_decisive(v)
-                        && depth >= self.params.lmr_shallower_min_depth * PLY
-                    {
-                        full -= PLY;
-                    }
-                    if full > d {
-                        v = -self.search::<false>(-alpha - 1, -alpha, full, ply + 1, !cut_node);
-                    }
-                }
-                if PV && v > alpha && v < beta {
-                    v = -self.search::<true>(-beta, -alpha, full, ply + 1, false);
-                }
-            }
-            self.board.undo();
+            let Some(v) = self.search_move::<PV>(&node, m, count, depth, alpha, best) else {
+                continue;
+            };
             if self.stopped {
                 self.lists[ply] = list;
                 return 0;
@@ -1266,11 +1858,12 @@ impl<'a> Worker<'a> {
             // 100 ms per move) and cut the first-move failures at cut nodes by half.
             let dp = depth / PLY;
             let bonus = (dp * dp * 16 + 32).min(HIST_BONUS_MAX);
-            let hist = &mut self.history[us.index()];
+            let hist = &self.history.0[us.index()];
             for &t in &tried[..ntried] {
                 let b = if t == best_move { bonus } else { -bonus };
-                let h = &mut hist[t.index()];
-                *h += b - *h * b.abs() / HIST_MAX;
+                let h = &hist[t.index()];
+                let v = h.load(Ordering::Relaxed);
+                h.store(v + b - v * b.abs() / HIST_MAX, Ordering::Relaxed);
             }
         }
         if best == -INFINITE {
@@ -1295,6 +1888,43 @@ impl<'a> Worker<'a> {
             tt_pv,
         );
         best
+    }
+}
+
+/// Records root move `e`'s value `v` from a search with the window (`alpha`, `beta`) (`full`:
+/// a full window, so the value is exact; `child`: the line after the move).
+#[allow(clippy::too_many_arguments)]
+fn record_root(
+    e: &mut RootEntry,
+    v: Score,
+    alpha: Score,
+    beta: Score,
+    depth_plies: i32,
+    full: bool,
+    all: bool,
+    child: &[Pos],
+) {
+    let m = e.rm.pos;
+    let exact = full || v > alpha;
+    e.rm.score = v;
+    e.rm.depth = depth_plies;
+    e.rm.bound = if all {
+        ValueBound::Exact
+    } else if v <= alpha {
+        ValueBound::Upper
+    } else if v >= beta {
+        ValueBound::Lower
+    } else {
+        ValueBound::Exact
+    };
+    if exact {
+        let mut pv = Vec::with_capacity(child.len() + 1);
+        pv.push(m);
+        pv.extend_from_slice(child);
+        e.rm.pv = pv;
+        e.sort_score = v;
+    } else {
+        e.rm.pv.truncate(1);
     }
 }
 
