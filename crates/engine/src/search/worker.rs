@@ -61,9 +61,9 @@ struct NodeCtx {
     move_count_limit: usize,
 }
 
-/// A node whose remaining moves the threads share (Young Brothers Wait): the main thread
-/// searched the first move alone, then published the rest; each thread takes the next move,
-/// searches it on its own board and reports the value here.
+/// A node whose remaining moves the threads share (Young Brothers Wait): its owner searched
+/// the first move alone, then published the rest; each thread takes the next move, searches it
+/// on its own board and reports the value here.
 pub(crate) struct SplitPoint {
     /// The moves (and passes) from the search's root to the node.
     path: Vec<Pos>,
@@ -80,11 +80,12 @@ pub(crate) struct SplitPoint {
     moves: Vec<Pos>,
     count0: usize,
     next: AtomicUsize,
-    /// Copies of the state's alpha, best value and depth, read without the lock.
+    /// Copies of the state's alpha, best value and depth (in sixteenths of a ply; at the root
+    /// split point, the iteration's depth in plies), read without the lock.
     alpha: AtomicI32,
     best: AtomicI32,
     depth: AtomicI32,
-    /// Set on a beta cut-off (or when the main thread stops): the threads drop their moves.
+    /// Set on a beta cut-off (or when the owner stops): the threads drop their moves.
     abort: AtomicBool,
     /// Helper threads working here.
     workers: AtomicUsize,
@@ -107,7 +108,7 @@ struct SplitState {
     best_move: Pos,
     alpha: Score,
     depth: i32,
-    /// Moves searched here (for the main thread's history).
+    /// Moves searched here (for the history update at the node).
     tried: Vec<Pos>,
     /// The best move's line at a PV node, when a move here improved alpha.
     line: Vec<Pos>,
@@ -1128,7 +1129,6 @@ impl<'a> Worker<'a> {
     /// Opens a split point for the rest of a node's list (`moves`, after `count0` moves of
     /// the node), works on it beside the helpers, and returns its result once every thread
     /// has left it.
-    #[allow(clippy::too_many_arguments)]
     fn open_split(
         &mut self,
         node: &NodeCtx,
@@ -1386,7 +1386,6 @@ impl<'a> Worker<'a> {
     /// The caller looks at `self.stopped` before using the value. Shared by the node's own
     /// loop and the threads working on a split point.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
     fn search_move<const PV: bool>(
         &mut self,
         node: &NodeCtx,
@@ -1893,7 +1892,6 @@ impl<'a> Worker<'a> {
 
 /// Records root move `e`'s value `v` from a search with the window (`alpha`, `beta`) (`full`:
 /// a full window, so the value is exact; `child`: the line after the move).
-#[allow(clippy::too_many_arguments)]
 fn record_root(
     e: &mut RootEntry,
     v: Score,
