@@ -77,7 +77,7 @@ pub struct SearchStats {
     pub first_move_cutoffs: u64,
     /// Nodes of the VCF checks at the horizon (included in `nodes`).
     pub vcf_nodes: u64,
-    /// Split points the main thread opened for helper threads (Young Brothers Wait).
+    /// Nodes whose moves a thread shared with idle threads (Young Brothers Wait).
     pub splits: u64,
 }
 
@@ -502,6 +502,7 @@ impl Engine {
         } else {
             time
         };
+        let ybwc = self.params.uses_ybwc(self.config.threads);
         let shared = Shared {
             tt: &self.tt,
             stop,
@@ -516,14 +517,11 @@ impl Engine {
             deepest: std::sync::Mutex::new(None),
             main_depth: AtomicU64::new(0),
             completed_any: AtomicU64::new(0),
-            ybwc: self.params.uses_ybwc(self.config.threads),
+            ybwc,
             split: std::sync::Mutex::new(None),
             split_seq: AtomicU64::new(0),
             idle: std::sync::atomic::AtomicUsize::new(0),
-            history: self
-                .params
-                .uses_ybwc(self.config.threads)
-                .then(|| std::sync::Arc::new(worker::History::new())),
+            history: ybwc.then(|| std::sync::Arc::new(worker::History::new())),
         };
         let threads = self.config.threads.max(1);
         let mut helper_stats = SearchStats::default();

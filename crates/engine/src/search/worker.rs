@@ -1212,18 +1212,12 @@ impl<'a> Worker<'a> {
             self.stopped = false;
         }
         let mut st = sp.state.lock().unwrap_or_else(|e| e.into_inner());
-        std::mem::replace(
-            &mut *st,
-            SplitState {
-                best: 0,
-                best_move: Pos::NONE,
-                alpha: 0,
-                depth: 0,
-                tried: Vec::new(),
-                line: Vec::new(),
-                root_results: Vec::new(),
-            },
-        )
+        SplitState {
+            tried: std::mem::take(&mut st.tried),
+            line: std::mem::take(&mut st.line),
+            root_results: std::mem::take(&mut st.root_results),
+            ..*st
+        }
     }
 
     fn work_at(&mut self, sp: &SplitPoint) {
