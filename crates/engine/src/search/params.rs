@@ -13,6 +13,8 @@ pub struct SearchParams {
     pub aspiration_min_depth: i32,
     /// First aspiration half-width.
     pub aspiration_initial: Score,
+    /// Plies less for each re-search of an iteration after a fail-high at the root.
+    pub aspiration_fail_high_reduce: i32,
     /// Razoring applies below this depth.
     pub razor_max_depth: i32,
     /// Razoring margin: base.
@@ -124,6 +126,8 @@ const LMR_SHALLOWER_MARGIN: Score = 5;
 // 0: everywhere. 6 raised the 2-thread bench ratio only by slowing one thread on the bench
 // positions: see the note in the worker's move loop.
 const LMR_SHALLOWER_MIN_DEPTH: i32 = 0;
+// 0 until the thirteenth session: see the note in the worker's iteration loop.
+const ASPIRATION_FAIL_HIGH_REDUCE: i32 = 1;
 const YBWC_MAX_THREADS: usize = 2;
 const SPLIT_MIN_DEPTH: i32 = 4;
 
@@ -132,6 +136,7 @@ impl Default for SearchParams {
         SearchParams {
             aspiration_min_depth: ASPIRATION_MIN_DEPTH,
             aspiration_initial: ASPIRATION_INITIAL,
+            aspiration_fail_high_reduce: ASPIRATION_FAIL_HIGH_REDUCE,
             razor_max_depth: RAZOR_MAX_DEPTH,
             razor_base: RAZOR_BASE,
             razor_per_ply: RAZOR_PER_PLY,
@@ -180,6 +185,9 @@ impl SearchParams {
                 self.aspiration_min_depth = value.parse().map_err(|_| bad())?
             }
             "aspiration_initial" => self.aspiration_initial = value.parse().map_err(|_| bad())?,
+            "aspiration_fail_high_reduce" => {
+                self.aspiration_fail_high_reduce = value.parse().map_err(|_| bad())?
+            }
             "razor_max_depth" => self.razor_max_depth = value.parse().map_err(|_| bad())?,
             "razor_base" => self.razor_base = value.parse().map_err(|_| bad())?,
             "razor_per_ply" => self.razor_per_ply = value.parse().map_err(|_| bad())?,
@@ -308,6 +316,8 @@ mod tests {
         assert_eq!(p.lmr_shallower_margin, 0);
         p.set("lmr_shallower_min_depth", "4").expect("a number");
         assert_eq!(p.lmr_shallower_min_depth, 4);
+        p.set("aspiration_fail_high_reduce", "0").expect("a number");
+        assert_eq!(p.aspiration_fail_high_reduce, 0);
         // Young Brothers Wait on 2 threads by default, Lazy SMP beyond or when switched off
         assert!(p.uses_ybwc(2) && !p.uses_ybwc(1) && !p.uses_ybwc(3));
         p.set("ybwc_max_threads", "0").expect("a number");
@@ -317,6 +327,7 @@ mod tests {
             ("lmr_whole_plies", "yes"),
             ("killer_bonus", "many"),
             ("ybwc_max_threads", "-1"),
+            ("aspiration_fail_high_reduce", "1.5"),
             ("no_such_parameter", "1"),
         ] {
             let err = p.set(name, value).expect_err("bad input is an error");

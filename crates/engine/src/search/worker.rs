@@ -441,17 +441,26 @@ impl<'a> Worker<'a> {
                         (-INFINITE, INFINITE)
                     };
                 let mut s;
+                // a re-search after a fail-high goes a ply shallower per fail-high (the iteration
+                // still counts as `depth`): a root that fails high has found something, and
+                // proving its exact value at full depth cost up to nine times the first try on
+                // the bench (thirteenth session: 2-thread ratio 1.48x against 1.40x over 12
+                // runs, self-play 161.5/320 on one and two threads)
+                let mut failed_high = 0;
                 loop {
                     self.seldepth = 0;
-                    s = self.root_search(alpha, beta, depth);
+                    let d = (depth - failed_high * self.params.aspiration_fail_high_reduce).max(1);
+                    s = self.root_search(alpha, beta, d);
                     if self.stopped {
                         break;
                     }
                     if s <= alpha {
                         beta = (alpha + beta) / 2;
                         alpha = (s - delta).max(-INFINITE);
+                        failed_high = 0;
                     } else if s >= beta {
                         beta = (s + delta).min(INFINITE);
+                        failed_high += 1;
                     } else {
                         break;
                     }
