@@ -215,6 +215,30 @@ mod bench {
             total.contains("2 threads reach depth 5") && total.ends_with("x faster"),
             "{total}"
         );
+        // the split of the ratio into speed and extra nodes multiplies back to it
+        let split = out
+            .lines()
+            .find(|l| l.starts_with("Split "))
+            .unwrap_or_else(|| panic!("{out}"));
+        let figures: Vec<f64> = split
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .filter_map(|w| w.trim_end_matches('.').parse().ok())
+            .collect();
+        let ratio: f64 = total
+            .rsplit(' ')
+            .nth(1)
+            .and_then(|w| w.trim_end_matches('x').parse().ok())
+            .unwrap_or_else(|| panic!("{total}"));
+        let [_, nodes, _, speed, _, _, product] = figures[..] else {
+            panic!("{split}: {figures:?}")
+        };
+        assert!(nodes > 0.0 && speed > 0.0, "{split}");
+        // (each figure is rounded to two decimals)
+        assert!(
+            (speed / nodes - product).abs() <= 0.02 * product + 0.006,
+            "{split}"
+        );
+        assert!((product - ratio).abs() < 0.011, "{split} against {total}");
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! one thread and a fixed table size. The total node count is deterministic: it is a checksum of
 //! search behaviour and goes into commit messages (`Bench: N`). Also prints nodes per second and
 //! a signature hash of per-position nodes and values; with `--threads N` it compares the time
-//! to reach the depth with N threads against one thread.
+//! to reach the depth with N threads against one thread, and splits that ratio into the
+//! threads' nodes per second and the nodes they searched (each against one thread's).
 
 use anyhow::{bail, Result};
 use gomoku_engine::notation::format_pos;
@@ -196,11 +197,14 @@ pub fn run(args: &Args) -> Result<()> {
         let mut totals = Vec::new();
         for run in 0..runs {
             let (mut sum1, mut sumn) = (0.0, 0.0);
+            let (mut nodes1, mut nodesn) = (0u64, 0u64);
             for (i, rec) in records.iter().enumerate() {
                 let (res1, t1) = search_one(rec, args.depth, args.hash_mb, 1, &params)?;
                 let (res, tn) = search_one(rec, args.depth, args.hash_mb, threads, &params)?;
                 sum1 += t1;
                 sumn += tn;
+                nodes1 += res1.stats.nodes;
+                nodesn += res.stats.nodes;
                 if run == 0 && !args.quiet {
                     println!(
                         "position {:>2}: {:>8.0} ms vs {:>8.0} ms  ({:.2}x)  nodes {:>8} vs {:>8}  best {}",
@@ -224,13 +228,13 @@ pub fn run(args: &Args) -> Result<()> {
                 );
             }
             ratios.push(sum1 / sumn.max(1e-9));
-            totals.push((sum1, sumn));
+            totals.push((sum1, sumn, nodes1, nodesn));
         }
         let ratio = median_of(&mut ratios);
-        let (sum1, sumn) = totals
+        let (sum1, sumn, nodes1, nodesn) = totals
             .iter()
             .copied()
-            .find(|(a, b)| a / b.max(1e-9) == ratio)
+            .find(|(a, b, _, _)| a / b.max(1e-9) == ratio)
             .unwrap_or(totals[0]);
         println!(
             "Total         : {:.0} ms vs {:.0} ms{}: {threads} threads reach depth {} {:.2}x faster",
@@ -243,6 +247,13 @@ pub fn run(args: &Args) -> Result<()> {
             },
             args.depth,
             ratio
+        );
+        // the ratio is the threads' combined speed over the extra nodes they search
+        let node_ratio = nodesn as f64 / nodes1.max(1) as f64;
+        let speed_ratio = (nodesn as f64 / sumn.max(1e-9)) / (nodes1 as f64 / sum1.max(1e-9));
+        println!(
+            "Split         : {threads} threads searched {node_ratio:.2}x the nodes of 1 thread at {speed_ratio:.2}x its nodes/second ({speed_ratio:.2} / {node_ratio:.2} = {:.2})",
+            speed_ratio / node_ratio
         );
     }
     Ok(())
