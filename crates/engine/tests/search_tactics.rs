@@ -364,9 +364,11 @@ fn defends_against_the_opponents_vcf_when_possible() {
 
 #[test]
 fn two_threads_reach_the_depth_limit_and_report_every_iteration_in_order() {
-    for (rule, moves) in [
-        (Rule::Freestyle, "h8 g9 f10 g8 g7"),
-        (Rule::Renju, "h8 h7 j6 i7 f7"),
+    // each thread with its own history (copied on joining a shared node) and with one shared
+    for (rule, moves, shared_history) in [
+        (Rule::Freestyle, "h8 g9 f10 g8 g7", "0"),
+        (Rule::Renju, "h8 h7 j6 i7 f7", "0"),
+        (Rule::Freestyle, "h8 g9 f10 g8 g7", "1"),
     ] {
         let mut b = Board::new(15, rule).unwrap();
         for m in moves.split_whitespace() {
@@ -376,6 +378,11 @@ fn two_threads_reach_the_depth_limit_and_report_every_iteration_in_order() {
             hash_mb: 8,
             threads: 2,
         });
+        let mut params = gomoku_engine::search::SearchParams::default();
+        params
+            .set("shared_history", shared_history)
+            .expect("a valid switch");
+        e.set_params(params);
         let stop = AtomicBool::new(false);
         let mut depths = Vec::new();
         let res = e.search(

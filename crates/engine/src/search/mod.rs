@@ -521,7 +521,8 @@ impl Engine {
             split: std::sync::Mutex::new(None),
             split_seq: AtomicU64::new(0),
             idle: std::sync::atomic::AtomicUsize::new(0),
-            history: ybwc.then(|| std::sync::Arc::new(worker::History::new())),
+            history: (ybwc && self.params.shared_history)
+                .then(|| std::sync::Arc::new(worker::History::new())),
         };
         let threads = self.config.threads.max(1);
         let mut helper_stats = SearchStats::default();

@@ -85,6 +85,9 @@ pub struct SearchParams {
     pub ybwc_max_threads: usize,
     /// Young Brothers Wait: nodes with at least this many plies left are shared.
     pub split_min_depth: i32,
+    /// Young Brothers Wait: one history table for all threads. Off, each thread keeps its own
+    /// and copies the owner's when it joins a shared node.
+    pub shared_history: bool,
 }
 
 const ASPIRATION_MIN_DEPTH: i32 = 5;
@@ -130,6 +133,8 @@ const LMR_SHALLOWER_MIN_DEPTH: i32 = 0;
 const ASPIRATION_FAIL_HIGH_REDUCE: i32 = 1;
 const YBWC_MAX_THREADS: usize = 2;
 const SPLIT_MIN_DEPTH: i32 = 4;
+// on until the fifteenth session: see the note at `History`.
+const SHARED_HISTORY: bool = false;
 
 impl Default for SearchParams {
     fn default() -> Self {
@@ -169,6 +174,7 @@ impl Default for SearchParams {
             lmr_shallower_min_depth: LMR_SHALLOWER_MIN_DEPTH,
             ybwc_max_threads: YBWC_MAX_THREADS,
             split_min_depth: SPLIT_MIN_DEPTH,
+            shared_history: SHARED_HISTORY,
         }
     }
 }
@@ -234,6 +240,7 @@ impl SearchParams {
             "split_min_depth" => self.split_min_depth = value.parse().map_err(|_| bad())?,
             "lmr_whole_plies" => self.lmr_whole_plies = parse_switch(value).ok_or_else(bad)?,
             "ybwc_max_threads" => self.ybwc_max_threads = value.parse().map_err(|_| bad())?,
+            "shared_history" => self.shared_history = parse_switch(value).ok_or_else(bad)?,
             _ => return Err(format!("unknown search parameter '{name}'")),
         }
         Ok(())
@@ -322,11 +329,14 @@ mod tests {
         assert!(p.uses_ybwc(2) && !p.uses_ybwc(1) && !p.uses_ybwc(3));
         p.set("ybwc_max_threads", "0").expect("a number");
         assert!(!p.uses_ybwc(2));
+        p.set("shared_history", "1").expect("1 is a valid switch");
+        assert!(p.shared_history);
         let before = p.clone();
         for (name, value) in [
             ("lmr_whole_plies", "yes"),
             ("killer_bonus", "many"),
             ("ybwc_max_threads", "-1"),
+            ("shared_history", "on"),
             ("aspiration_fail_high_reduce", "1.5"),
             ("no_such_parameter", "1"),
         ] {
