@@ -242,12 +242,44 @@ mod bench {
     }
 
     #[test]
+    fn a_positions_file_replaces_the_bench_set() {
+        let file = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/openings-freestyle15.txt"
+        );
+        let o = gomoku(&[
+            "bench",
+            "--positions",
+            file,
+            "--only",
+            "2025",
+            "--depth",
+            "4",
+            "--threads",
+            "2",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        // the three 2025 openings, searched with one thread and then compared with two
+        assert!(out.contains(" 3/3: freestyle 15x15"), "{out}");
+        assert!(!out.contains(" 4/3:"), "{out}");
+        assert!(
+            out.contains("Total nodes") && out.contains("2 threads reach depth 4"),
+            "{out}"
+        );
+        // the node count of another set is no `Bench:` figure
+        assert!(!out.contains("Bench: "), "{out}");
+    }
+
+    #[test]
     fn bad_arguments_are_errors() {
         for args in [
             vec!["bench", "--depth", "0"],
             vec!["bench", "--threads", "1"],
             vec!["bench", "--set", "no_such_param=3"],
             vec!["bench", "--set", "lmr_scale_pct"],
+            vec!["bench", "--only", "piskvork"],
+            vec!["bench", "--positions", "no/such/file.txt"],
         ] {
             let o = gomoku(&args);
             assert!(!o.status.success(), "{args:?} should fail");

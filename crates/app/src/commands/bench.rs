@@ -4,8 +4,9 @@
 //! a signature hash of per-position nodes and values; with `--threads N` it compares the time
 //! to reach the depth with N threads against one thread, and splits that ratio into the
 //! threads' nodes per second and the nodes they searched (each against one thread's).
+//! `--positions FILE` runs the same measurements over the positions of a file instead.
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::record::Record;
 use gomoku_engine::search::format_score;
@@ -54,6 +55,53 @@ pub struct Args {
     /// Override a search parameter for this run (`name=value`, repeatable; for tuning).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
+    /// Search the positions of this file (the common position format) instead of the bench's
+    /// own ten; the node count is then no `Bench:` figure.
+    #[arg(long, value_name = "FILE")]
+    pub positions: Option<std::path::PathBuf>,
+    /// With `--positions`, only the lines whose `set=` contains this text.
+    #[arg(long, value_name = "SET", requires = "positions")]
+    pub only: Option<String>,
+}
+
+/// The positions of a file in the common position format (optionally only those whose `set=`
+/// contains `only`), skipping positions whose game is already over.
+///
+/// # Errors
+/// The file cannot be read, a line is malformed or its moves are illegal (the message names the
+/// line), or no position is left.
+pub fn load_positions(path: &std::path::Path, only: Option<&str>) -> Result<Vec<Record>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the positions file {}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if Record::is_blank(line) {
+            continue;
+        }
+        let at = || format!("{} line {}: '{}'", path.display(), i + 1, line.trim());
+        let rec = Record::parse(line).with_context(at)?;
+        if only.is_some_and(|s| !rec.get("set").is_some_and(|v| v.contains(s))) {
+            continue;
+        }
+        let game = rec.game().with_context(at)?;
+        let b = game.board();
+        let decided = rec
+            .moves
+            .iter()
+            .any(|&p| p.is_point() && b.winning_line(p).is_some());
+        if decided || b.is_full() {
+            continue;
+        }
+        out.push(rec);
+    }
+    if out.is_empty() {
+        bail!(
+            "no position to search in {}{}",
+            path.display(),
+            only.map_or(String::new(), |s| format!(" with a set containing '{s}'"))
+        );
+    }
+    Ok(out)
 }
 
 /// Search parameters with `--set name=value` overrides applied.
@@ -131,10 +179,13 @@ pub fn run(args: &Args) -> Result<()> {
     if args.threads.is_some_and(|t| !(2..=256).contains(&t)) {
         bail!("--threads must be between 2 and 256 for the comparison");
     }
-    let records: Vec<Record> = POSITIONS
-        .iter()
-        .map(|l| Record::parse(l))
-        .collect::<Result<_, _>>()?;
+    let records: Vec<Record> = match &args.positions {
+        Some(path) => load_positions(path, args.only.as_deref())?,
+        None => POSITIONS
+            .iter()
+            .map(|l| Record::parse(l))
+            .collect::<Result<_, _>>()?,
+    };
     let params = params_with(&args.set)?;
     let runs = args.runs.max(1);
     let mut rates = Vec::new();
@@ -185,7 +236,9 @@ pub fn run(args: &Args) -> Result<()> {
             .join(", ")
     );
     println!("Signature     : {sig:016x}");
-    println!("Bench: {total_nodes}");
+    if args.positions.is_none() {
+        println!("Bench: {total_nodes}");
+    }
     if let Some(threads) = args.threads {
         println!(
             "Time to depth {}: 1 thread vs {threads} threads",
@@ -257,4 +310,89 @@ pub fn run(args: &Args) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Writes `text` to a fresh file under the system's temporary directory.
+    fn file_with(name: &str, text: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("gomoku-bench-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temporary directory");
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("temporary file");
+        path
+    }
+
+    #[test]
+    fn the_bench_positions_parse_and_are_open_games() {
+        for line in POSITIONS {
+            let rec = Record::parse(line).expect("parses");
+            let game = rec.game().expect("legal");
+            let b = game.board();
+            assert!(
+                rec.moves.iter().all(|&p| b.winning_line(p).is_none()),
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn positions_files_filter_by_set_and_skip_finished_games() {
+        let path = file_with(
+            "sets.txt",
+            "# a comment\n\
+             15 freestyle h8 i9 | set=alpha idx=0\n\
+             \n\
+             15 renju h8 h7 | set=beta idx=0\n\
+             15 freestyle a1 b1 a2 b2 a3 b3 a4 b4 a5 | set=alpha idx=1\n\
+             20 standard j10 | set=alpha_20 idx=2\n",
+        );
+        // (label, filter, the moves of the positions kept, in order)
+        let cases: &[(Option<&str>, &[usize])] = &[
+            (None, &[2, 2, 1]),
+            (Some("alpha"), &[2, 1]),
+            (Some("beta"), &[2]),
+            (Some("_20"), &[1]),
+        ];
+        for &(only, moves) in cases {
+            let recs = load_positions(&path, only).expect("loads");
+            let got: Vec<usize> = recs.iter().map(|r| r.moves.len()).collect();
+            assert_eq!(got, moves, "only {only:?}");
+        }
+        // the finished game (black's five on the a-file) is never searched
+        let all = load_positions(&path, None).expect("loads");
+        assert!(all.iter().all(|r| r.get("idx") != Some("1")));
+    }
+
+    #[test]
+    fn bad_positions_files_are_errors_naming_the_line() {
+        let cases: &[(&str, &str, &str)] = &[
+            ("garbage.txt", "15 freestyle h8\nnot a position\n", "line 2"),
+            ("illegal.txt", "15 freestyle h8 h8\n", "line 1"),
+            ("offboard.txt", "15 renju h8 z99\n", "line 1"),
+            ("empty.txt", "\n# nothing\n", "no position"),
+            (
+                "finished.txt",
+                "15 freestyle a1 b1 a2 b2 a3 b3 a4 b4 a5\n",
+                "no position",
+            ),
+        ];
+        for &(name, text, needle) in cases {
+            let path = file_with(name, text);
+            let err = load_positions(&path, None).expect_err(name);
+            let msg = format!("{err:#}");
+            assert!(msg.contains(needle), "{name}: {msg}");
+        }
+        let path = file_with("one.txt", "15 freestyle h8 | set=alpha\n");
+        let msg = format!(
+            "{:#}",
+            load_positions(&path, Some("beta")).expect_err("filtered")
+        );
+        assert!(msg.contains("'beta'"), "{msg}");
+        let missing = std::env::temp_dir().join("gomoku-bench-no-such-file.txt");
+        let msg = format!("{:#}", load_positions(&missing, None).expect_err("missing"));
+        assert!(msg.contains("reading the positions file"), "{msg}");
+    }
 }
