@@ -60,14 +60,8 @@ pub fn load_openings(
         }
         let game = Game::setup(size, rule, &rec.moves)
             .with_context(|| format!("{} line {}", path.display(), i + 1))?;
-        let b = game.board();
         // an opening that is already won is no opening
-        if rec
-            .moves
-            .iter()
-            .any(|&p| p.is_point() && b.winning_line(p).is_some())
-            || b.is_full()
-        {
+        if is_decided(&game, &rec.moves) {
             continue;
         }
         let label = match (rec.get("set"), rec.get("idx")) {
@@ -89,6 +83,17 @@ pub fn load_openings(
         );
     }
     Ok(out)
+}
+
+/// Whether a position set up from `moves` is already decided: one of them made five, or the
+/// board is full.
+#[must_use]
+pub fn is_decided(game: &Game, moves: &[Pos]) -> bool {
+    let b = game.board();
+    moves
+        .iter()
+        .any(|&p| p.is_point() && b.winning_line(p).is_some())
+        || b.is_full()
 }
 
 /// Everything about a match except the players.

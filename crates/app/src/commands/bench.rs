@@ -6,6 +6,7 @@
 //! threads' nodes per second and the nodes they searched (each against one thread's).
 //! `--positions FILE` runs the same measurements over the positions of a file instead.
 
+use crate::arena::is_decided;
 use anyhow::{bail, Context, Result};
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::record::Record;
@@ -83,13 +84,7 @@ pub fn load_positions(path: &std::path::Path, only: Option<&str>) -> Result<Vec<
         if only.is_some_and(|s| !rec.get("set").is_some_and(|v| v.contains(s))) {
             continue;
         }
-        let game = rec.game().with_context(at)?;
-        let b = game.board();
-        let decided = rec
-            .moves
-            .iter()
-            .any(|&p| p.is_point() && b.winning_line(p).is_some());
-        if decided || b.is_full() {
+        if is_decided(&rec.game().with_context(at)?, &rec.moves) {
             continue;
         }
         out.push(rec);
@@ -329,10 +324,8 @@ mod tests {
     fn the_bench_positions_parse_and_are_open_games() {
         for line in POSITIONS {
             let rec = Record::parse(line).expect("parses");
-            let game = rec.game().expect("legal");
-            let b = game.board();
             assert!(
-                rec.moves.iter().all(|&p| b.winning_line(p).is_none()),
+                !is_decided(&rec.game().expect("legal"), &rec.moves),
                 "{line}"
             );
         }
