@@ -41,25 +41,12 @@ pub fn load_openings(
     any_rule: bool,
     set: Option<&str>,
 ) -> Result<Vec<Opening>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading the openings file {}", path.display()))?;
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if Record::is_blank(line) {
-            continue;
-        }
-        let rec = Record::parse(line)
-            .with_context(|| format!("{} line {}: '{}'", path.display(), i + 1, line.trim()))?;
+    for FileRecord { line, at, rec } in read_records(path, "openings", set)? {
         if rec.size != size || (!any_rule && rec.rule != rule) {
             continue;
         }
-        if let Some(s) = set {
-            if !rec.get("set").is_some_and(|v| v.contains(s)) {
-                continue;
-            }
-        }
-        let game = Game::setup(size, rule, &rec.moves)
-            .with_context(|| format!("{} line {}", path.display(), i + 1))?;
+        let game = Game::setup(size, rule, &rec.moves).context(at)?;
         // an opening that is already won is no opening
         if is_decided(&game, &rec.moves) {
             continue;
@@ -67,7 +54,7 @@ pub fn load_openings(
         let label = match (rec.get("set"), rec.get("idx")) {
             (Some(s), Some(i)) => format!("{s}#{i}"),
             (Some(s), None) => s.to_string(),
-            _ => format!("line {}", i + 1),
+            _ => format!("line {line}"),
         };
         out.push(Opening {
             moves: rec.moves,
@@ -81,6 +68,48 @@ pub fn load_openings(
             rule,
             set.map_or(String::new(), |s| format!(" in set '{s}'"))
         );
+    }
+    Ok(out)
+}
+
+/// One position of a file in the common position format.
+#[derive(Clone, Debug)]
+pub struct FileRecord {
+    /// Its line number, from 1.
+    pub line: usize,
+    /// Where it is, for error messages: the file, the line number and the line.
+    pub at: String,
+    /// The position.
+    pub rec: Record,
+}
+
+/// The positions of a file in the common position format (its `what`, for the error when it
+/// cannot be read), optionally only those whose `set=` contains `set`.
+///
+/// # Errors
+/// The file cannot be read, or a line is malformed (the message names it).
+pub fn read_records(
+    path: &std::path::Path,
+    what: &str,
+    set: Option<&str>,
+) -> Result<Vec<FileRecord>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading the {what} file {}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if Record::is_blank(line) {
+            continue;
+        }
+        let at = format!("{} line {}: '{}'", path.display(), i + 1, line.trim());
+        let rec = Record::parse(line).with_context(|| at.clone())?;
+        if set.is_some_and(|s| !rec.get("set").is_some_and(|v| v.contains(s))) {
+            continue;
+        }
+        out.push(FileRecord {
+            line: i + 1,
+            at,
+            rec,
+        });
     }
     Ok(out)
 }

@@ -6,7 +6,7 @@
 //! threads' nodes per second and the nodes they searched (each against one thread's).
 //! `--positions FILE` runs the same measurements over the positions of a file instead.
 
-use crate::arena::is_decided;
+use crate::arena::{is_decided, read_records, FileRecord};
 use anyhow::{bail, Context, Result};
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::record::Record;
@@ -72,19 +72,9 @@ pub struct Args {
 /// The file cannot be read, a line is malformed or its moves are illegal (the message names the
 /// line), or no position is left.
 pub fn load_positions(path: &std::path::Path, only: Option<&str>) -> Result<Vec<Record>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading the positions file {}", path.display()))?;
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if Record::is_blank(line) {
-            continue;
-        }
-        let at = || format!("{} line {}: '{}'", path.display(), i + 1, line.trim());
-        let rec = Record::parse(line).with_context(at)?;
-        if only.is_some_and(|s| !rec.get("set").is_some_and(|v| v.contains(s))) {
-            continue;
-        }
-        if is_decided(&rec.game().with_context(at)?, &rec.moves) {
+    for FileRecord { at, rec, .. } in read_records(path, "positions", only)? {
+        if is_decided(&rec.game().context(at)?, &rec.moves) {
             continue;
         }
         out.push(rec);
