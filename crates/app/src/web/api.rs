@@ -52,8 +52,7 @@ pub(super) async fn create(
     body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<(StatusCode, Json<GameView>)> {
     let req: NewGame = parse_body(body, Some(NewGame::default()))?;
-    let slot = state.games.create(&req)?;
-    let view = lock(&slot).view();
+    let view = state.games.create(&req)?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 

@@ -1162,11 +1162,13 @@ impl Games {
             .ok_or_else(|| ApiError::unknown_game(id))
     }
 
-    /// Creates a game; the engine starts at once if it plays Black.
+    /// Creates a game; the engine starts at once if it plays Black. Returns the game's view
+    /// taken under the same lock as the engine's start, so that it shows the engine thinking
+    /// even when a fast engine (the greedy level) has its move ready a moment later.
     ///
     /// # Errors
     /// 400 for bad settings or a bad position or record; 503 when there are too many games.
-    pub fn create(&self, req: &NewGame) -> Result<Arc<Mutex<Slot>>, ApiError> {
+    pub fn create(&self, req: &NewGame) -> Result<GameView, ApiError> {
         let bad = |e: String| ApiError::bad_request("bad_settings", e);
         let rule: Rule = match &req.rule {
             Some(r) => r
@@ -1263,9 +1265,12 @@ impl Games {
                 tx,
             })
         });
-        lock(&slot).maybe_start_engine();
-        lock(&self.map).insert(id, slot.clone());
-        Ok(slot)
+        let mut game = lock(&slot);
+        game.maybe_start_engine();
+        let view = game.view();
+        drop(game);
+        lock(&self.map).insert(id, slot);
+        Ok(view)
     }
 
     /// Removes a game, stopping its search.
