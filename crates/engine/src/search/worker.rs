@@ -898,6 +898,11 @@ impl<'a> Worker<'a> {
             self.pv[ply][i] = self.pv[ply + 1][i];
         }
         self.pv_len[ply] = child_len;
+        debug_assert!(
+            line_fits(&self.board, &self.pv[ply][ply..child_len]),
+            "the line at ply {ply} is not playable: {:?}",
+            &self.pv[ply][ply..child_len]
+        );
     }
 
     #[inline]
@@ -1309,6 +1314,11 @@ impl<'a> Worker<'a> {
                         st.line.push(m);
                         st.line
                             .extend_from_slice(&self.pv[ply + 1][ply + 1..child_len]);
+                        debug_assert!(
+                            line_fits(&self.board, &st.line),
+                            "the line at shared ply {ply} is not playable: {:?}",
+                            st.line
+                        );
                     }
                     if v >= node.beta {
                         self.stats.cutoffs += 1;
@@ -1484,6 +1494,12 @@ impl<'a> Worker<'a> {
             let f = self.frame(ply);
             f.current = Some(m);
             f.move_class = (our_class, their_class);
+        }
+        if PV {
+            // No line after the move unless a full-window search gives one: a null-window
+            // search that fails high past beta leaves the child's row as an earlier search
+            // (of another move, or in a helper of another node) left it.
+            self.pv_len[ply + 1] = ply + 1;
         }
         // the child's key is known before the move is made: its bucket loads while the
         // board updates its patterns
@@ -1971,6 +1987,14 @@ fn record_root(
     }
 }
 
+/// Whether `line` could be played from `board`'s position: its moves are empty points, each
+/// once (a cheap check of a principal variation in debug builds).
+fn line_fits(board: &Board, line: &[Pos]) -> bool {
+    line.iter()
+        .enumerate()
+        .all(|(i, &m)| board.contains(m) && board.is_empty(m) && !line[..i].contains(&m))
+}
+
 /// Up to this many stones, the tree's nodes look for board symmetries of their position.
 const SYMMETRY_MAX_STONES: usize = 10;
 
@@ -2091,6 +2115,68 @@ fn chebyshev(a: Pos, b: Pos) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_fits_only_with_distinct_empty_points() {
+        let mut b = Board::new(15, Rule::Freestyle).unwrap();
+        b.play(Pos::new(7, 7));
+        let (p, q) = (Pos::new(8, 8), Pos::new(6, 6));
+        let cases: [(&[Pos], bool); 5] = [
+            (&[], true),
+            (&[p, q], true),
+            // an occupied point
+            (&[p, Pos::new(7, 7)], false),
+            // a point twice: what a line spliced from another search's row looks like
+            (&[p, p], false),
+            (&[p, q, Pos::new(9, 9), q], false),
+        ];
+        for (line, fits) in cases {
+            assert_eq!(line_fits(&b, line), fits, "{line:?}");
+        }
+    }
+
+    /// A PV node's later move that fails high past beta on its null-window search has no
+    /// line of its own: the node's line is that move alone, never the move followed by what
+    /// the child's row held from an earlier search (lines with a point twice, which the debug
+    /// check in `update_pv` caught in one-thread searches of the tests before the fix).
+    #[test]
+    fn principal_variations_are_playable_at_every_depth() {
+        let mut engine = super::super::Engine::new(super::super::EngineConfig {
+            hash_mb: 4,
+            threads: 1,
+        });
+        for (rule, moves) in [
+            (Rule::Freestyle, "h8 i9 j8"),
+            (Rule::Freestyle, "h8 g9 f10 g8 g7"),
+            (Rule::Standard, "f10 i7 h8"),
+            (Rule::Renju, "h8 h7 h10 i6 i10 i7 g7 g8 j5 i9"),
+        ] {
+            let mut b = Board::new(15, rule).unwrap();
+            for m in moves.split_whitespace() {
+                b.play(crate::notation::parse_pos(m, 15).unwrap());
+            }
+            let stop = AtomicBool::new(false);
+            let mut lines = Vec::new();
+            let res = engine.search(
+                &b,
+                &Limits {
+                    depth: Some(10),
+                    ..Limits::default()
+                },
+                &super::super::SearchOptions::default(),
+                &stop,
+                &mut |e| {
+                    if let super::super::SearchEvent::Iteration(info) = e {
+                        lines.push(info.pv.clone());
+                    }
+                },
+            );
+            lines.push(res.pv.clone());
+            for line in &lines {
+                assert!(line_fits(&b, line), "{rule:?} {moves}: {line:?}");
+            }
+        }
+    }
 
     #[test]
     fn history_copy_takes_every_value_of_both_colours() {
