@@ -2151,14 +2151,12 @@ mod tests {
             (Rule::Standard, "f10 i7 h8"),
             (Rule::Renju, "h8 h7 h10 i6 i10 i7 g7 g8 j5 i9"),
         ] {
-            let mut b = Board::new(15, rule).unwrap();
-            for m in moves.split_whitespace() {
-                b.play(crate::notation::parse_pos(m, 15).unwrap());
-            }
+            let game = crate::game::Game::from_position(15, rule, moves).unwrap();
+            let b = game.board();
             let stop = AtomicBool::new(false);
             let mut lines = Vec::new();
             let res = engine.search(
-                &b,
+                b,
                 &Limits {
                     depth: Some(10),
                     ..Limits::default()
@@ -2173,7 +2171,7 @@ mod tests {
             );
             lines.push(res.pv.clone());
             for line in &lines {
-                assert!(line_fits(&b, line), "{rule:?} {moves}: {line:?}");
+                assert!(line_fits(b, line), "{rule:?} {moves}: {line:?}");
             }
         }
     }
