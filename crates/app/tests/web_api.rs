@@ -221,6 +221,20 @@ mod games {
             (json!({"position": "h8 h8"}), "bad_position"),
             (json!({"position": "h8 zz"}), "bad_position"),
             (json!({"psq": "not a record"}), "bad_position"),
+            // one pass per point at most (226 on 15x15 is one too many)
+            (
+                json!({"position": vec!["--"; 226].join(" ")}),
+                "bad_position",
+            ),
+            // a move line with a negative or overflowing number is an error, not the trailer
+            (
+                json!({"psq": "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,9,-1\n10,10,0"}),
+                "bad_position",
+            ),
+            (
+                json!({"psq": "Piskvorky 15x15, 11:11, 0\n99999999999999999999,10,0\n11,11,0"}),
+                "bad_position",
+            ),
             (
                 json!({"position": "h8", "psq": "Piskvorky 15x15, 11:11, 0\n8,8,0"}),
                 "bad_settings",
@@ -239,6 +253,43 @@ mod games {
             let (s, v) = call(&app, Method::POST, "/api/games", Some(body)).await;
             assert_error(s, &v, StatusCode::BAD_REQUEST, "malformed_json");
         }
+    }
+
+    #[tokio::test]
+    async fn bodies_must_be_objects_not_arrays() {
+        // serde fills a struct from an array field by field; the API takes objects only
+        let (app, state) = router();
+        let (s, v) = call(
+            &app,
+            Method::POST,
+            "/api/games",
+            Some(r#"["renju",9,"person","person"]"#),
+        )
+        .await;
+        assert_error(s, &v, StatusCode::BAD_REQUEST, "malformed_json");
+        assert_eq!(state.games.len(), 0, "no game was created");
+        let (id, before) = new_game(&app, json!({"black": "person", "white": "person"})).await;
+        for (path, body) in [
+            ("/move", r#"["h8"]"#),
+            ("/settings", r#" ["easy",10]"#),
+            ("/resign", "[]"),
+            ("/move", "7"),
+        ] {
+            let (s, v) = call(
+                &app,
+                Method::POST,
+                &format!("/api/games/{id}{path}"),
+                Some(body),
+            )
+            .await;
+            assert_error(s, &v, StatusCode::BAD_REQUEST, "malformed_json");
+            assert!(
+                v["error"]["message"].as_str().unwrap().contains("object"),
+                "{v}"
+            );
+        }
+        let (_, after) = get(&app, &format!("/api/games/{id}")).await;
+        assert_eq!(before, after, "the game is unchanged");
     }
 
     #[tokio::test]

@@ -45,6 +45,21 @@ pub enum GameError {
         /// 1-based number of the move in the input (0 when not from a list).
         move_number: usize,
     },
+    /// The game already holds as many passes as [`max_passes`] allows.
+    TooManyPasses {
+        /// 1-based number of the pass in the input (0 when not from a list).
+        move_number: usize,
+        /// The limit on this board.
+        limit: usize,
+    },
+}
+
+/// The most passes a game may hold: one per point of the board. A pass only hands the move to
+/// the other side, so no game needs more; without a limit a position of a million passes
+/// would make every copy of the game, every view of it and every search slow.
+#[must_use]
+pub const fn max_passes(size: usize) -> usize {
+    size * size
 }
 
 impl fmt::Display for GameError {
@@ -72,6 +87,18 @@ impl fmt::Display for GameError {
             }
             GameError::GameOver { token, move_number } => {
                 write!(f, "move {move_number} '{token}': the game is already over")
+            }
+            GameError::TooManyPasses {
+                move_number: 0,
+                limit,
+            } => {
+                write!(f, "'--': a game holds at most {limit} passes on this board")
+            }
+            GameError::TooManyPasses { move_number, limit } => {
+                write!(
+                    f,
+                    "move {move_number} '--': a game holds at most {limit} passes on this board"
+                )
             }
         }
     }
@@ -109,8 +136,9 @@ impl Game {
     /// A game after the moves of a position string (see [`crate::notation`]).
     ///
     /// # Errors
-    /// The first token that is malformed, off the board, on an occupied point, or after the end
-    /// of the game; the message names the token and the move number.
+    /// The first token that is malformed, off the board, on an occupied point, after the end
+    /// of the game, or a pass beyond [`max_passes`]; the message names the token and the move
+    /// number.
     pub fn from_position(size: usize, rule: Rule, text: &str) -> Result<Game, GameError> {
         let mut g = Game::new(size, rule)?;
         let tokens = tokenize(text)?;
@@ -126,12 +154,13 @@ impl Game {
     /// result of the set-up position is left open. This is how the shared datasets are read.
     ///
     /// # Errors
-    /// Off-board or occupied points.
+    /// Off-board or occupied points, and more passes than [`max_passes`].
     pub fn setup(size: usize, rule: Rule, moves: &[Pos]) -> Result<Game, GameError> {
         let mut g = Game::new(size, rule)?;
         for (n, &p) in moves.iter().enumerate() {
             let token = format_pos(p, size);
             if p.is_pass() {
+                g.check_pass_limit(n + 1)?;
                 g.board.pass();
             } else {
                 g.board.try_play(p).map_err(|e| match e {
@@ -190,6 +219,7 @@ impl Game {
             });
         }
         if p.is_pass() {
+            self.check_pass_limit(n)?;
             self.board.pass();
             self.results.push(None);
             return Ok(());
@@ -232,6 +262,16 @@ impl Game {
             None
         };
         self.results.push(result);
+        Ok(())
+    }
+
+    /// An error when one more pass would exceed [`max_passes`].
+    fn check_pass_limit(&self, move_number: usize) -> Result<(), GameError> {
+        let limit = max_passes(self.board.size());
+        let passes = self.board.moves().iter().filter(|p| p.is_pass()).count();
+        if passes >= limit {
+            return Err(GameError::TooManyPasses { move_number, limit });
+        }
         Ok(())
     }
 
@@ -287,6 +327,50 @@ mod tests {
         assert!(!g.is_over());
         assert!(g.redo().is_some());
         assert!(g.is_over());
+    }
+
+    #[test]
+    fn passes_are_limited_to_one_per_point() {
+        // 5x5: at most 25 passes, by any way into a game
+        let ok = vec!["--"; 25].join(" ");
+        let mut g = Game::from_position(5, Rule::Freestyle, &ok).unwrap();
+        assert_eq!(g.board().ply(), 25);
+        let e = g.play(Pos::PASS).unwrap_err();
+        assert_eq!(
+            e,
+            GameError::TooManyPasses {
+                move_number: 0,
+                limit: 25
+            }
+        );
+        assert_eq!(g.board().ply(), 25, "a refused pass changes nothing");
+        // a stone is still welcome, and undo/redo of a pass stay within the limit
+        g.play(crate::notation::parse_pos("c3", 5).unwrap())
+            .unwrap();
+        g.undo();
+        g.undo();
+        assert!(g.redo().is_some());
+        assert_eq!(g.board().ply(), 25);
+
+        let e = Game::from_position(5, Rule::Freestyle, &format!("c3 {ok} --")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "move 27 '--': a game holds at most 25 passes on this board"
+        );
+        let many = vec![Pos::PASS; 26];
+        let e = Game::setup(5, Rule::Renju, &many).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                GameError::TooManyPasses {
+                    move_number: 26,
+                    limit: 25
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(Game::setup(5, Rule::Renju, &many[..25]).is_ok());
+        assert_eq!(max_passes(15), 225);
     }
 
     #[test]

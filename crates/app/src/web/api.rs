@@ -31,6 +31,13 @@ fn parse_body<T: DeserializeOwned>(
             "this request needs a JSON body",
         ));
     }
+    // every body is an object: serde would also fill a struct from an array, field by field
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::bad_request(
+            "malformed_json",
+            "the body must be a JSON object ({...})",
+        ));
+    }
     serde_json::from_slice(&bytes)
         .map_err(|e| ApiError::bad_request("malformed_json", format!("malformed JSON: {e}")))
 }

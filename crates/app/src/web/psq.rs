@@ -10,8 +10,11 @@
 //! name of the first player       after the moves: free-form lines (player names, `-1`, ...)
 //! ```
 //!
-//! Reading stops at the first line after the header that is not a move, so trailers of any
-//! shape are accepted.
+//! Reading stops at the first line after the header that is not shaped like a move (two or
+//! three comma-separated integers), so trailers of any other shape are accepted. A line shaped
+//! like a move whose numbers are out of range (negative, too large, off the board) is an
+//! error rather than the start of the trailer, so that a damaged record is never cut short
+//! without a word.
 
 use gomoku_engine::notation::check_size;
 use gomoku_engine::Pos;
@@ -52,15 +55,25 @@ pub fn parse(text: &str) -> Result<PsqGame, String> {
     let size = parse_header(header)?;
     let mut moves = Vec::new();
     for (n, line) in lines.enumerate() {
-        let Some((x, y, ms)) = parse_move_line(line) else {
+        let Some(fields) = move_fields(line) else {
             break;
         };
-        if x == 0 || y == 0 || x > size || y > size {
+        let coord = |t: &str| t.parse::<usize>().ok().filter(|v| (1..=size).contains(v));
+        let (Some(x), Some(y)) = (coord(fields[0]), coord(fields[1])) else {
             return Err(format!(
                 "move {} '{line}': off the {size}x{size} board (psq coordinates are 1-based)",
                 n + 1
             ));
-        }
+        };
+        let ms = match fields.get(2) {
+            Some(t) => t.parse::<u64>().map_err(|_| {
+                format!(
+                    "move {} '{line}': the time '{t}' is not a number of milliseconds",
+                    n + 1
+                )
+            })?,
+            None => 0,
+        };
         moves.push((Pos::new(x - 1, y - 1), ms));
     }
     Ok(PsqGame { size, moves })
@@ -86,19 +99,16 @@ fn parse_header(header: &str) -> Result<usize, String> {
     check_size(w).map_err(|e| e.to_string())
 }
 
-/// `x,y` or `x,y,ms` with non-negative integers; anything else ends the move list.
-fn parse_move_line(line: &str) -> Option<(usize, usize, u64)> {
-    let mut parts = line.split(',').map(str::trim);
-    let x = parts.next()?.parse().ok()?;
-    let y = parts.next()?.parse().ok()?;
-    let ms = match parts.next() {
-        Some(t) => t.parse().ok()?,
-        None => 0,
+/// The fields of a line shaped like a move, `x,y` or `x,y,ms` with integers (signs and any
+/// number of digits allowed, so that out-of-range values can be reported); `None` for any other
+/// line, which ends the move list.
+fn move_fields(line: &str) -> Option<Vec<&str>> {
+    let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+    let integer = |t: &str| {
+        let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
     };
-    if parts.next().is_some() {
-        return None;
-    }
-    Some((x, y, ms))
+    ((2..=3).contains(&fields.len()) && fields.iter().all(|t| integer(t))).then_some(fields)
 }
 
 #[cfg(test)]
@@ -128,6 +138,31 @@ mod tests {
         assert_eq!(g.size, 20);
         let shown: Vec<String> = g.moves.iter().map(|&(p, _)| format_pos(p, 20)).collect();
         assert_eq!(shown, ["j11", "k11"]);
+    }
+
+    #[test]
+    fn move_lines_out_of_range_are_errors_not_trailers() {
+        let head = "Piskvorky 15x15, 11:11, 0\n8,8,0\n";
+        for (line, want) in [
+            ("9,9,-1", "'-1' is not a number of milliseconds"),
+            ("9,9,99999999999999999999", "not a number of milliseconds"),
+            ("99999999999999999999,10,0", "off the 15x15 board"),
+            ("-3,4", "off the 15x15 board"),
+            ("0,4,0", "off the 15x15 board"),
+            ("16,10,0", "off the 15x15 board"),
+        ] {
+            let e = parse(&format!("{head}{line}\n10,10,0\n")).unwrap_err();
+            assert!(e.starts_with(&format!("move 2 '{line}'")), "{line}: {e}");
+            assert!(e.contains(want), "{line}: {e}");
+        }
+        // signs are fine when the value is: `+9` reads as 9
+        let g = parse(&format!("{head}+9,9,0\n-1\n")).unwrap();
+        assert_eq!(g.moves.len(), 2);
+        // lines of any other shape still end the moves
+        for trailer in ["-1", "1,2,3,4", "9,x,0", "pbrain-a.zip", "9;9;0"] {
+            let g = parse(&format!("{head}{trailer}\n10,10,0\n")).unwrap();
+            assert_eq!(g.moves.len(), 1, "{trailer}");
+        }
     }
 
     #[test]
