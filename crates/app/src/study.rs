@@ -21,12 +21,25 @@ pub struct ComponentArgs {
     pub no_ordering: bool,
 }
 
+/// The largest table the commands accept, as the pbrain protocol's clamp.
+pub const MAX_HASH_MB: usize = crate::pbrain::settings::MAX_HASH_MB;
+
+/// Most search threads the commands accept (a typo guard: every thread is a real thread).
+pub const MAX_THREADS: usize = 256;
+
 impl ComponentArgs {
     /// The searcher these flags choose, with the engine settings used by pvs.
     ///
     /// # Errors
-    /// An impossible combination (pvs with another evaluator than pattern).
+    /// An impossible combination (pvs with another evaluator than pattern), or a table or a
+    /// thread count beyond [`MAX_HASH_MB`] or [`MAX_THREADS`].
     pub fn spec(&self, hash_mb: usize, threads: usize) -> Result<SearcherSpec> {
+        if hash_mb > MAX_HASH_MB {
+            bail!("--hash-mb {hash_mb}: the table is at most {MAX_HASH_MB} MB");
+        }
+        if threads > MAX_THREADS {
+            bail!("--threads {threads}: at most {MAX_THREADS} threads");
+        }
         let spec = SearcherSpec {
             search: self.search,
             eval: self.eval,

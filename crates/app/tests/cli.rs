@@ -139,6 +139,51 @@ mod position {
     }
 }
 
+// `gomoku think` and `gomoku analyze`: limits out of range
+mod limits {
+    use super::*;
+
+    #[test]
+    fn out_of_range_tables_threads_and_depths_are_clear_errors() {
+        for cmd in ["think", "analyze"] {
+            for (args, needle) in [
+                (vec!["--hash-mb", "100000"], "at most 4096 MB"),
+                (vec!["--hash-mb", "18446744073709551615"], "at most 4096 MB"),
+                (vec!["--threads", "10000"], "at most 256 threads"),
+                (vec!["--depth", "0"], "--depth must be at least 1"),
+            ] {
+                let mut all = vec![cmd, "--time-ms", "100"];
+                all.extend(&args);
+                all.push("h8");
+                let o = gomoku(&all);
+                assert!(!o.status.success(), "{all:?} should fail");
+                assert!(stderr(&o).contains(needle), "{all:?}: {}", stderr(&o));
+                assert!(!stderr(&o).contains("panicked"), "{all:?}: {}", stderr(&o));
+            }
+        }
+    }
+
+    #[test]
+    fn a_huge_time_limit_is_no_limit() {
+        // once overflowed the time manager: a panic in debug builds, a 1 ms search in release
+        for ms in ["200000000000000000", "18446744073709551615"] {
+            let o = gomoku(&[
+                "think",
+                "--time-ms",
+                ms,
+                "--depth",
+                "4",
+                "--json",
+                "h8",
+                "i9",
+            ]);
+            assert!(o.status.success(), "{ms}: {}", stderr(&o));
+            let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+            assert_eq!(v["depth"], 4, "{ms}: {v}");
+        }
+    }
+}
+
 // `gomoku bench-board`
 mod bench_board {
     use super::*;

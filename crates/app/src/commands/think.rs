@@ -98,6 +98,9 @@ pub fn run(args: &Args) -> Result<()> {
     if args.threads == 0 {
         bail!("--threads must be at least 1");
     }
+    if args.depth.is_some_and(|d| d < 1) {
+        bail!("--depth must be at least 1");
+    }
     let size = board.size();
     let (spec, mut searcher) = args.components.build(args.hash_mb, args.threads)?;
     if !args.set.is_empty() {

@@ -179,7 +179,10 @@ impl TimeBudget {
             // the engine never spends more than a quarter of the match time on one move
             (g / 4).min(self.turn_ms)
         });
-        limit.saturating_sub(self.margin_ms()).max(1)
+        limit
+            .min(gomoku_engine::search::time::MAX_LIMIT_MS)
+            .saturating_sub(self.margin_ms())
+            .max(1)
     }
 }
 

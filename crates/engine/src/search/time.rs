@@ -25,6 +25,9 @@ pub struct Limits {
     pub iteration_start_pct: Option<u32>,
 }
 
+/// The longest time limit taken as given (2^40 ms, about 35 years); longer ones are cut to it.
+pub const MAX_LIMIT_MS: u64 = 1 << 40;
+
 /// Deadlines computed from [`Limits`] when a search starts.
 #[derive(Clone, Copy, Debug)]
 pub struct TimeManager {
@@ -42,11 +45,14 @@ impl TimeManager {
     #[must_use]
     pub fn start(limits: &Limits, empties: usize) -> TimeManager {
         let start = Instant::now();
-        let mut maximum: Option<u64> = limits.move_time_ms;
-        let mut optimum: Option<u64> = limits.move_time_ms.map(|t| t * 7 / 10);
+        // limits beyond a few decades are no limit in practice, and capping them keeps every
+        // product below (and every deadline of the clock) far from overflowing
+        let move_time = limits.move_time_ms.map(|t| t.min(MAX_LIMIT_MS));
+        let mut maximum: Option<u64> = move_time;
+        let mut optimum: Option<u64> = move_time.map(|t| t * 7 / 10);
         let pct = u64::from(limits.iteration_start_pct.unwrap_or(100).min(100));
-        let mut iterate_until: Option<u64> = limits.move_time_ms.map(|t| t * pct / 100);
-        if let Some(left) = limits.game_time_left_ms {
+        let mut iterate_until: Option<u64> = move_time.map(|t| t * pct / 100);
+        if let Some(left) = limits.game_time_left_ms.map(|t| t.min(MAX_LIMIT_MS)) {
             // expect roughly this many more moves of ours
             let moves_left = (empties as u64 / 2).clamp(8, 40);
             let share = left / moves_left;
@@ -138,6 +144,34 @@ mod tests {
             },
             200,
         )
+    }
+
+    #[test]
+    fn huge_limits_are_cut_and_never_overflow() {
+        let far = Duration::from_millis(MAX_LIMIT_MS);
+        for ms in [MAX_LIMIT_MS, 3_000_000_000_000_000_000, u64::MAX] {
+            let t = move_time(ms);
+            assert_eq!(t.maximum, Some(far), "{ms}");
+            assert_eq!(
+                t.optimum,
+                Some(Duration::from_millis(MAX_LIMIT_MS * 7 / 10))
+            );
+            assert!(!t.out_of_time() && !t.should_stop_iterating());
+            assert!(t.after_search_left().is_some_and(|d| d > far / 2));
+            let c = t.cut(130, 92);
+            assert!(c.maximum.is_some_and(|m| m < far));
+            let g = TimeManager::start(
+                &Limits {
+                    move_time_ms: Some(ms),
+                    game_time_left_ms: Some(u64::MAX),
+                    margin_ms: u64::MAX,
+                    ..Limits::default()
+                },
+                200,
+            );
+            // the margin eats everything but the last millisecond
+            assert_eq!(g.maximum, Some(Duration::from_millis(1)));
+        }
     }
 
     #[test]

@@ -506,19 +506,7 @@ impl<'a> Worker<'a> {
                         completed = d;
                         score = rm.score;
                         if self.id == 0 {
-                            let (nodes, hits) = self.totals();
-                            let elapsed_ms = self.sh.time.elapsed_ms();
-                            info = SearchInfo {
-                                depth: d,
-                                seldepth: self.seldepth.max(d),
-                                score,
-                                nodes,
-                                nps: nodes * 1000 / elapsed_ms.max(1),
-                                tt_hits: hits,
-                                elapsed_ms,
-                                pv: rm.pv.clone(),
-                                hashfull: self.sh.tt.hashfull(),
-                            };
+                            info = self.adopted_info(d, &rm);
                             report(SearchEvent::Iteration(&info));
                             self.sh.completed_depth.store(d as u64, Ordering::Relaxed);
                         }
@@ -535,6 +523,20 @@ impl<'a> Worker<'a> {
                 }
                 if self.stopped && completed > 0 {
                     break;
+                }
+                if self.stopped {
+                    // stopped in this thread's first iteration, which may have begun deeper than
+                    // depth 1 (Lazy SMP skips iterations other threads completed): their deepest
+                    // result, when there is one, beats this unfinished one
+                    if let Some((d, rm)) = self.adopt_deepest() {
+                        completed = d;
+                        score = rm.score;
+                        if self.id == 0 {
+                            info = self.adopted_info(d, &rm);
+                            report(SearchEvent::Iteration(&info));
+                        }
+                        break;
+                    }
                 }
                 completed = depth;
                 score = self.root[0].rm.score;
@@ -569,7 +571,9 @@ impl<'a> Worker<'a> {
                         .completed_depth
                         .store(depth as u64, Ordering::Relaxed);
                 }
-                {
+                // an iteration cut short (a thread stopped before finishing its first one) has
+                // no value to share: another thread adopting it would report "loss in 0"
+                if !self.stopped {
                     let mut deepest = self.sh.deepest.lock().unwrap_or_else(|e| e.into_inner());
                     if deepest.as_ref().is_none_or(|(d, _)| depth > *d) {
                         *deepest = Some((depth, self.root[0].rm.clone()));
@@ -620,6 +624,23 @@ impl<'a> Worker<'a> {
             stats,
             branching,
             elapsed_ms: self.sh.time.elapsed_ms(),
+        }
+    }
+
+    /// The progress report of an iteration taken over from another thread.
+    fn adopted_info(&self, d: i32, rm: &RootMove) -> SearchInfo {
+        let (nodes, hits) = self.totals();
+        let elapsed_ms = self.sh.time.elapsed_ms();
+        SearchInfo {
+            depth: d,
+            seldepth: self.seldepth.max(d),
+            score: rm.score,
+            nodes,
+            nps: nodes * 1000 / elapsed_ms.max(1),
+            tt_hits: hits,
+            elapsed_ms,
+            pv: rm.pv.clone(),
+            hashfull: self.sh.tt.hashfull(),
         }
     }
 
