@@ -502,12 +502,10 @@ impl<'a> Worker<'a> {
                     self.abandoned = false;
                     self.iter_depth = 0;
                     last_iter_nodes = 0;
-                    if let Some((d, rm)) = self.adopt_deepest() {
+                    if let Some((d, v)) = self.adopt_and_report(&mut info, report) {
                         completed = d;
-                        score = rm.score;
+                        score = v;
                         if self.id == 0 {
-                            info = self.adopted_info(d, &rm);
-                            report(SearchEvent::Iteration(&info));
                             self.sh.completed_depth.store(d as u64, Ordering::Relaxed);
                         }
                         depth = d;
@@ -528,13 +526,9 @@ impl<'a> Worker<'a> {
                     // stopped in this thread's first iteration, which may have begun deeper than
                     // depth 1 (Lazy SMP skips iterations other threads completed): their deepest
                     // result, when there is one, beats this unfinished one
-                    if let Some((d, rm)) = self.adopt_deepest() {
+                    if let Some((d, v)) = self.adopt_and_report(&mut info, report) {
                         completed = d;
-                        score = rm.score;
-                        if self.id == 0 {
-                            info = self.adopted_info(d, &rm);
-                            report(SearchEvent::Iteration(&info));
-                        }
+                        score = v;
                         break;
                     }
                 }
@@ -627,21 +621,31 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// The progress report of an iteration taken over from another thread.
-    fn adopted_info(&self, d: i32, rm: &RootMove) -> SearchInfo {
-        let (nodes, hits) = self.totals();
-        let elapsed_ms = self.sh.time.elapsed_ms();
-        SearchInfo {
-            depth: d,
-            seldepth: self.seldepth.max(d),
-            score: rm.score,
-            nodes,
-            nps: nodes * 1000 / elapsed_ms.max(1),
-            tt_hits: hits,
-            elapsed_ms,
-            pv: rm.pv.clone(),
-            hashfull: self.sh.tt.hashfull(),
+    /// [`Worker::adopt_deepest`], reported as an iteration by the main thread (into `info`):
+    /// the adopted depth and value.
+    fn adopt_and_report(
+        &mut self,
+        info: &mut SearchInfo,
+        report: &mut dyn FnMut(SearchEvent<'_>),
+    ) -> Option<(i32, Score)> {
+        let (d, rm) = self.adopt_deepest()?;
+        if self.id == 0 {
+            let (nodes, hits) = self.totals();
+            let elapsed_ms = self.sh.time.elapsed_ms();
+            *info = SearchInfo {
+                depth: d,
+                seldepth: self.seldepth.max(d),
+                score: rm.score,
+                nodes,
+                nps: nodes * 1000 / elapsed_ms.max(1),
+                tt_hits: hits,
+                elapsed_ms,
+                pv: rm.pv,
+                hashfull: self.sh.tt.hashfull(),
+            };
+            report(SearchEvent::Iteration(info));
         }
+        Some((d, rm.score))
     }
 
     /// Takes over the deepest iteration completed by any thread: its best move goes first in
