@@ -55,10 +55,21 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
-/// Huge-page alignment: the table is allocated on a 2 MB boundary and, on Linux, advised for
-/// transparent huge pages, so that a probe seldom misses the TLB (a 16 MB table spans 4096
-/// small pages, far more than the TLB holds, and every probe lands on a random one).
+/// Huge-page alignment: the table is allocated on a 2 MB boundary and, on Linux, tables up to
+/// [`EAGER_ZERO_MAX`] are advised for transparent huge pages, so that a probe seldom misses the
+/// TLB (a 16 MB table spans 4096 small pages, far more than the TLB holds, and every probe
+/// lands on a random one; huge pages made the search 2-3% faster).
 const HUGE_PAGE: usize = 2 << 20;
+
+/// Tables up to this size are zeroed when allocated or cleared, so that a search never pays
+/// for first touches. Larger ones (on Linux) are left to the kernel: their pages read as zero
+/// and are filled on first touch, inside searches, which keep to their time limits. Zeroing
+/// them at once took this machine about 2 s per GB on huge pages (their faults compact
+/// memory) and 0.5 s per GB on small ones, so a 4 GB table asked for just before a move
+/// overran its time by seconds, and clearing 1 GB took 112 ms. Larger tables get no huge-page
+/// advice: a huge page's first touch took about 4 ms here, which stalled a 1 s search on a
+/// fresh 1 GB table at depth 7; with small pages the same search reaches depth 20.
+const EAGER_ZERO_MAX: usize = 64 << 20;
 
 /// The buckets, in one allocation aligned for huge pages (a `Vec` cannot carry the alignment).
 struct Buckets {
@@ -73,39 +84,115 @@ unsafe impl Send for Buckets {}
 unsafe impl Sync for Buckets {}
 
 impl Buckets {
-    fn layout(len: usize) -> std::alloc::Layout {
-        let size = len * std::mem::size_of::<Bucket>();
-        std::alloc::Layout::from_size_align(size, HUGE_PAGE.min(size.next_power_of_two()))
-            .expect("table layout")
+    fn bytes(len: usize) -> usize {
+        len * std::mem::size_of::<Bucket>()
     }
 
     /// `len` (> 0) empty buckets.
     fn new(len: usize) -> Buckets {
-        let layout = Buckets::layout(len);
-        // Safety: the layout has a non-zero size.
-        let raw = unsafe { std::alloc::alloc(layout) };
+        let size = Buckets::bytes(len);
+        let raw = Buckets::map(size);
         let Some(ptr) = std::ptr::NonNull::new(raw.cast::<Bucket>()) else {
-            std::alloc::handle_alloc_error(layout)
+            panic!("cannot allocate a transposition table of {} MB", size >> 20)
         };
+        let buckets = Buckets { ptr, len };
+        if size <= EAGER_ZERO_MAX {
+            // Safety: the allocation holds `len` buckets, and all-zero bytes are an empty
+            // bucket (atomic integers, zero meaning an unused entry). Written after the
+            // huge-page advice, so that the pages are first touched as huge pages.
+            unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, len) };
+        }
+        buckets
+    }
+
+    /// Empties every bucket.
+    fn clear(&mut self) {
+        let size = Buckets::bytes(self.len);
         #[cfg(target_os = "linux")]
-        if layout.size() >= HUGE_PAGE {
-            // Safety: a hint about memory this table owns; its result does not matter.
-            unsafe {
-                libc::madvise(raw.cast(), layout.size(), libc::MADV_HUGEPAGE);
+        if size > EAGER_ZERO_MAX {
+            // Safety: the range is this private anonymous mapping of ours; after
+            // `MADV_DONTNEED` its pages read as zero (empty buckets) until written again.
+            let r = unsafe { libc::madvise(self.ptr.as_ptr().cast(), size, libc::MADV_DONTNEED) };
+            if r == 0 {
+                return;
             }
         }
-        // Safety: the allocation holds `len` buckets, and all-zero bytes are an empty bucket
-        // (atomic integers, zero meaning an unused entry). Zeroed after the advice, so that
-        // the pages are first touched as huge pages.
-        unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, len) };
-        Buckets { ptr, len }
+        let _ = size;
+        // Safety: `len` buckets owned by `self`; all-zero bytes are an empty bucket.
+        unsafe { std::ptr::write_bytes(self.ptr.as_ptr(), 0, self.len) };
+    }
+
+    /// `size` bytes of zeroed memory on a huge-page boundary (or on a boundary of `size`
+    /// rounded up to a power of two, if smaller), or null.
+    #[cfg(target_os = "linux")]
+    fn map(size: usize) -> *mut u8 {
+        // an anonymous mapping reads as zero until written; mapped one huge page larger, and
+        // the unaligned ends returned
+        let Some(span) = size.checked_add(HUGE_PAGE) else {
+            return std::ptr::null_mut();
+        };
+        // Safety: a fresh private anonymous mapping; no memory of ours is touched.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                span,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return std::ptr::null_mut();
+        }
+        let head = (HUGE_PAGE - base as usize % HUGE_PAGE) % HUGE_PAGE;
+        let tail = span - head - size;
+        // Safety: both ranges lie inside the mapping just made and outside the part kept;
+        // page-aligned, since the mapping and `HUGE_PAGE` are. Failures only waste address
+        // space, and the advice is a hint: their results do not matter.
+        unsafe {
+            let start = base.cast::<u8>().add(head);
+            if head > 0 {
+                libc::munmap(base, head);
+            }
+            if tail > 0 {
+                libc::munmap(start.add(size).cast(), tail);
+            }
+            if (HUGE_PAGE..=EAGER_ZERO_MAX).contains(&size) {
+                libc::madvise(start.cast(), size, libc::MADV_HUGEPAGE);
+            }
+            start
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn map(size: usize) -> *mut u8 {
+        match Buckets::layout(size) {
+            // Safety: the layout has a non-zero size.
+            Some(layout) => unsafe { std::alloc::alloc_zeroed(layout) },
+            None => std::ptr::null_mut(),
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn layout(size: usize) -> Option<std::alloc::Layout> {
+        std::alloc::Layout::from_size_align(size, HUGE_PAGE.min(size.next_power_of_two())).ok()
     }
 }
 
 impl Drop for Buckets {
     fn drop(&mut self) {
-        // Safety: allocated in `new` with this layout.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), Buckets::layout(self.len)) };
+        let size = Buckets::bytes(self.len);
+        #[cfg(target_os = "linux")]
+        // Safety: mapped in `new` with this size, and no longer borrowed.
+        unsafe {
+            libc::munmap(self.ptr.as_ptr().cast(), size);
+        }
+        #[cfg(not(target_os = "linux"))]
+        if let Some(layout) = Buckets::layout(size) {
+            // Safety: allocated in `new` with this layout, and no longer borrowed.
+            unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), layout) };
+        }
     }
 }
 
@@ -114,13 +201,6 @@ impl std::ops::Deref for Buckets {
     fn deref(&self) -> &[Bucket] {
         // Safety: `len` initialised buckets owned by `self`.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl std::ops::DerefMut for Buckets {
-    fn deref_mut(&mut self) -> &mut [Bucket] {
-        // Safety: as in `deref`, borrowed mutably through `self`.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
 }
 
@@ -178,9 +258,7 @@ impl TranspositionTable {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        for b in self.buckets.iter_mut() {
-            *b = Bucket::default();
-        }
+        self.buckets.clear();
     }
 
     /// Starts a new search (ages old entries).
@@ -308,15 +386,18 @@ mod tests {
 
     #[test]
     fn tables_start_empty_on_a_huge_page_boundary_and_clear_to_empty() {
-        for mb in [1, 2, 16] {
+        let all_empty = |tt: &TranspositionTable| {
+            tt.buckets
+                .iter()
+                .all(|b| b.0.iter().all(|e| e.data.load(Ordering::Relaxed) == 0))
+        };
+        // zeroed at once up to 64 MB, left to the kernel above (and cleared by it)
+        for mb in [1, 2, 16, 64, 65, 256] {
             let mut tt = TranspositionTable::new(mb);
             assert_eq!(tt.size_mb(), mb);
             let addr = tt.buckets.as_ptr() as usize;
             assert_eq!(addr % HUGE_PAGE.min(mb << 20), 0, "{mb} MB at {addr:#x}");
-            assert!(tt
-                .buckets
-                .iter()
-                .all(|b| b.0.iter().all(|e| e.data.load(Ordering::Relaxed) == 0)));
+            assert!(all_empty(&tt), "{mb} MB starts empty");
             assert_eq!(tt.hashfull(), 0);
             let keys: Vec<u64> = (1..=1000u64)
                 .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
@@ -331,6 +412,10 @@ mod tests {
             );
             tt.clear();
             assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
+            assert!(all_empty(&tt), "{mb} MB is empty after clearing");
+            // and the cleared table works as before
+            tt.store(keys[0], Pos::new(1, 2), 3, 4, 5, Bound::Lower, true);
+            assert_eq!(tt.probe(keys[0]).map(|h| h.mv), Some(Pos::new(1, 2)));
         }
     }
 }
