@@ -295,10 +295,12 @@ impl<'a> Worker<'a> {
         self.flushed_hits = self.stats.tt_hits;
         let total = sh.total_nodes.fetch_add(dn, Ordering::Relaxed) + dn;
         sh.total_tt_hits.fetch_add(dh, Ordering::Relaxed);
+        // every thread reads the clock: with more threads than cores, the main thread may
+        // wait many time slices for its turn to see the deadline pass
         let global = sh.stop.load(Ordering::Relaxed)
             || sh.internal_stop.load(Ordering::Relaxed)
-            || (self.id == 0
-                && (sh.time.out_of_time() || sh.limits.nodes.is_some_and(|n| total >= n)));
+            || sh.time.out_of_time()
+            || (self.id == 0 && sh.limits.nodes.is_some_and(|n| total >= n));
         if global {
             self.stopped = true;
             sh.internal_stop.store(true, Ordering::Relaxed);
