@@ -164,6 +164,30 @@ mod limits {
     }
 
     #[test]
+    fn the_server_refuses_out_of_range_settings_before_it_starts() {
+        for (args, needle) in [
+            (vec!["--hash-mb", "100000"], "at most 4096 MB"),
+            (vec!["--threads", "0"], "between 1 and 256"),
+            (vec!["--threads", "100000"], "between 1 and 256"),
+            (
+                vec!["--idle-minutes", "0"],
+                "--idle-minutes must be between 1",
+            ),
+            (
+                vec!["--idle-minutes", "18446744073709551615"],
+                "--idle-minutes must be between 1",
+            ),
+        ] {
+            let mut all = vec!["serve", "--port", "0"];
+            all.extend(&args);
+            let o = gomoku(&all);
+            assert!(!o.status.success(), "{all:?} should fail");
+            assert!(stderr(&o).contains(needle), "{all:?}: {}", stderr(&o));
+            assert!(!stderr(&o).contains("panicked"), "{all:?}: {}", stderr(&o));
+        }
+    }
+
+    #[test]
     fn a_huge_time_limit_is_no_limit() {
         // once overflowed the time manager: a panic in debug builds, a 1 ms search in release
         for ms in ["200000000000000000", "18446744073709551615"] {

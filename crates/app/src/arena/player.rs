@@ -10,7 +10,9 @@
 //! - external: `cmd:` followed by the command line, e.g. `cmd:./pbrain-foo --flag`.
 
 use super::pbrain::{split_command, Failure, PbrainProcess};
+use crate::study::{MAX_HASH_MB, MAX_THREADS};
 use anyhow::{anyhow, bail, Result};
+use gomoku_engine::search::MAX_DEPTH;
 use gomoku_engine::study::{SearchKind, Searcher, SearcherSpec};
 use gomoku_engine::{EngineConfig, Game, Limits, Pos, SearchOptions};
 use std::sync::atomic::AtomicBool;
@@ -112,17 +114,27 @@ impl std::str::FromStr for PlayerSpec {
                 "ordering" => spec.ordering = parse_on_off(k, v)?,
                 "depth" => {
                     let d: i32 = parse_num(k, v)?;
-                    if d < 1 {
-                        bail!("'{w}': the depth must be at least 1");
+                    if !(1..=MAX_DEPTH).contains(&d) {
+                        bail!("'{w}': the depth must be between 1 and {MAX_DEPTH}");
                     }
                     p.depth = Some(d);
                 }
                 "time" | "time-ms" | "time_ms" => p.time_ms = Some(parse_num(k, v)?),
                 "nodes" => p.nodes = Some(parse_num(k, v)?),
                 "hash" | "hash-mb" | "hash_mb" => {
-                    spec.engine.hash_mb = parse_num::<usize>(k, v)?.max(1)
+                    let mb: usize = parse_num(k, v)?;
+                    if mb > MAX_HASH_MB {
+                        bail!("'{w}': the table is at most {MAX_HASH_MB} MB");
+                    }
+                    spec.engine.hash_mb = mb.max(1);
                 }
-                "threads" => spec.engine.threads = parse_num::<usize>(k, v)?.max(1),
+                "threads" => {
+                    let n: usize = parse_num(k, v)?;
+                    if n > MAX_THREADS {
+                        bail!("'{w}': at most {MAX_THREADS} threads");
+                    }
+                    spec.engine.threads = n.max(1);
+                }
                 "name" => name = Some(v.to_string()),
                 "set" => {
                     let Some((pn, pv)) = v.split_once(':') else {
@@ -380,7 +392,10 @@ mod tests {
         for (bad, why) in [
             ("search=mcts", "'mcts'"),
             ("depth=x", "expected a number"),
-            ("depth=0", "at least 1"),
+            ("depth=0", "between 1 and 99"),
+            ("depth=100", "between 1 and 99"),
+            ("hash=4097", "at most 4096 MB"),
+            ("threads=257", "at most 256 threads"),
             ("colour=red", "unknown key 'colour'"),
             ("search=pvs,eval=tuple", "pattern"),
             ("", "empty player spec"),

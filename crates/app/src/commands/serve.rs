@@ -1,5 +1,6 @@
 //! `gomoku serve` (also what `gomoku` does with no subcommand): the board in the browser.
 
+use crate::study::{MAX_HASH_MB, MAX_THREADS};
 use crate::web::{serve, ServerConfig};
 use anyhow::{bail, Result};
 use std::time::Duration;
@@ -40,21 +41,33 @@ impl Default for Args {
     }
 }
 
+/// The longest idle time before a game is removed: a year.
+const MAX_IDLE_MINUTES: u64 = 366 * 24 * 60;
+
 /// Runs the server until the process is stopped.
 ///
 /// # Errors
 /// Bad arguments, or the address cannot be bound (for example, the port is taken).
 pub fn run(args: &Args) -> Result<()> {
-    if args.threads == 0 {
-        bail!("--threads must be at least 1");
+    if !(1..=MAX_THREADS).contains(&args.threads) {
+        bail!("--threads must be between 1 and {MAX_THREADS}");
+    }
+    if args.hash_mb > MAX_HASH_MB {
+        bail!(
+            "--hash-mb {}: the table is at most {MAX_HASH_MB} MB",
+            args.hash_mb
+        );
     }
     if args.max_games == 0 {
         bail!("--max-games must be at least 1");
     }
+    if !(1..=MAX_IDLE_MINUTES).contains(&args.idle_minutes) {
+        bail!("--idle-minutes must be between 1 and {MAX_IDLE_MINUTES}");
+    }
     let config = ServerConfig {
         hash_mb: args.hash_mb.max(1),
         threads: args.threads,
-        idle_timeout: Duration::from_secs(args.idle_minutes.max(1) * 60),
+        idle_timeout: Duration::from_secs(args.idle_minutes * 60),
         max_games: args.max_games,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

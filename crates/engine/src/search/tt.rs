@@ -242,7 +242,7 @@ impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     #[must_use]
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.max(1) << 20) / std::mem::size_of::<Bucket>();
+        let n = mb.max(1).saturating_mul(1 << 20) / std::mem::size_of::<Bucket>();
         let buckets = Buckets::new(n.max(1));
         TranspositionTable {
             buckets,
