@@ -999,6 +999,26 @@ impl<'a> Worker<'a> {
         Ok(None)
     }
 
+    /// Counts a node at `ply` (starting its line at a PV node), polls the stop conditions now
+    /// and then and tracks the selective depth; false when the search is stopping.
+    #[inline(always)]
+    fn enter_node<const PV: bool>(&mut self, ply: usize) -> bool {
+        if PV {
+            self.pv_len[ply] = ply;
+        }
+        self.stats.nodes += 1;
+        if self.stats.nodes % POLL_INTERVAL == 0 {
+            self.poll();
+        }
+        if self.stopped {
+            return false;
+        }
+        if ply as i32 > self.seldepth {
+            self.seldepth = ply as i32;
+        }
+        true
+    }
+
     /// Threat quiescence search: stand pat on the static evaluation, or play fours near our
     /// last move (each answered by the forced block) looking for a VCF or a better position.
     fn qsearch<const PV: bool>(
@@ -1008,18 +1028,8 @@ impl<'a> Worker<'a> {
         ply: usize,
         qdepth: i32,
     ) -> Score {
-        if PV {
-            self.pv_len[ply] = ply;
-        }
-        self.stats.nodes += 1;
-        if self.stats.nodes % POLL_INTERVAL == 0 {
-            self.poll();
-        }
-        if self.stopped {
+        if !self.enter_node::<PV>(ply) {
             return 0;
-        }
-        if ply as i32 > self.seldepth {
-            self.seldepth = ply as i32;
         }
         let p = ply as i32;
         let forced = match self.quick_checks(ply) {
@@ -1625,18 +1635,8 @@ impl<'a> Worker<'a> {
         if depth < PLY {
             return self.qsearch::<PV>(alpha, beta, ply, 0);
         }
-        if PV {
-            self.pv_len[ply] = ply;
-        }
-        self.stats.nodes += 1;
-        if self.stats.nodes % POLL_INTERVAL == 0 {
-            self.poll();
-        }
-        if self.stopped {
+        if !self.enter_node::<PV>(ply) {
             return 0;
-        }
-        if ply as i32 > self.seldepth {
-            self.seldepth = ply as i32;
         }
         let p = ply as i32;
         let us = self.board.to_move();
