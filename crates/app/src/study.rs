@@ -1,7 +1,8 @@
 //! Shared pieces of the study commands (`analyze`, `think`, `match`, `play`, and later `solve`):
 //! choosing the search and evaluator by flags, and reading a position from the command line.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
+use gomoku_engine::search::SearchParams;
 use gomoku_engine::study::{EvalKind, SearchKind, Searcher, SearcherSpec};
 use gomoku_engine::{EngineConfig, Game, Rule};
 
@@ -28,17 +29,22 @@ pub const MAX_HASH_MB: usize = crate::pbrain::settings::MAX_HASH_MB;
 pub const MAX_THREADS: usize = 256;
 
 impl ComponentArgs {
-    /// The searcher these flags choose, with the engine settings used by pvs.
+    /// The searcher these flags choose, with the engine settings used by pvs and the search
+    /// parameter overrides of `--set NAME=VALUE` (see [`parse_overrides`]).
     ///
     /// # Errors
-    /// An impossible combination (pvs with another evaluator than pattern), or a table or a
-    /// thread count beyond [`MAX_HASH_MB`] or [`MAX_THREADS`].
-    pub fn spec(&self, hash_mb: usize, threads: usize) -> Result<SearcherSpec> {
+    /// An impossible combination (pvs with another evaluator than pattern), a table or a
+    /// thread count beyond [`MAX_HASH_MB`] or [`MAX_THREADS`], overrides for another search
+    /// than pvs, and overrides that are malformed, unknown or out of range.
+    pub fn spec(&self, hash_mb: usize, threads: usize, set: &[String]) -> Result<SearcherSpec> {
         if hash_mb > MAX_HASH_MB {
             bail!("--hash-mb {hash_mb}: the table is at most {MAX_HASH_MB} MB");
         }
         if threads > MAX_THREADS {
             bail!("--threads {threads}: at most {MAX_THREADS} threads");
+        }
+        if !set.is_empty() && self.search != SearchKind::Pvs {
+            bail!("--set only applies to the engine's search (pvs)");
         }
         let spec = SearcherSpec {
             search: self.search,
@@ -48,7 +54,7 @@ impl ComponentArgs {
                 hash_mb: hash_mb.max(1),
                 threads: threads.max(1),
             },
-            params: Vec::new(),
+            params: parse_overrides(set)?,
         };
         spec.validate()?;
         Ok(spec)
@@ -62,11 +68,42 @@ impl ComponentArgs {
         &self,
         hash_mb: usize,
         threads: usize,
+        set: &[String],
     ) -> Result<(SearcherSpec, Box<dyn Searcher>)> {
-        let spec = self.spec(hash_mb, threads)?;
+        let spec = self.spec(hash_mb, threads, set)?;
         let s = spec.build()?;
         Ok((spec, s))
     }
+}
+
+/// Splits the search parameter overrides of `--set NAME=VALUE` (`think`, `analyze`, `bench`)
+/// into names and values; [`SearchParams::set`] checks them.
+///
+/// # Errors
+/// An override without `=`.
+pub fn parse_overrides(overrides: &[String]) -> Result<Vec<(String, String)>> {
+    overrides
+        .iter()
+        .map(|o| {
+            let (name, value) = o
+                .split_once('=')
+                .ok_or_else(|| anyhow!("--set '{o}': expected --set NAME=VALUE"))?;
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        })
+        .collect()
+}
+
+/// The default search parameters with the overrides of `--set NAME=VALUE` applied.
+///
+/// # Errors
+/// Malformed overrides, unknown names, values that do not parse or are out of range.
+pub fn params_with(overrides: &[String]) -> Result<SearchParams> {
+    let mut p = SearchParams::default();
+    for (name, value) in parse_overrides(overrides)? {
+        p.set(&name, &value)
+            .map_err(|e| anyhow!("search parameter: {e}"))?;
+    }
+    Ok(p)
 }
 
 /// Parses a search name for clap.

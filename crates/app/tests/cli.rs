@@ -208,6 +208,90 @@ mod limits {
     }
 }
 
+// `--set NAME=VALUE` of `think`, `analyze` and `bench`: search parameter overrides
+mod set {
+    use super::*;
+
+    /// `analyze --json` at depth 4 with these extra arguments: the search's node count.
+    fn analyze_nodes(extra: &[&str]) -> u64 {
+        let mut args = vec!["analyze", "--json", "--depth", "4"];
+        args.extend(extra);
+        args.extend(["h8", "i9", "h9"]);
+        let o = gomoku(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+        assert_eq!(v["depth"], 4, "{v}");
+        v["stats"]["nodes"].as_u64().expect("a node count")
+    }
+
+    #[test]
+    fn analyze_takes_overrides_and_refuses_unknown_ones() {
+        // the override reaches the search: no late move reductions, a larger tree
+        let plain = analyze_nodes(&[]);
+        assert_eq!(analyze_nodes(&["--set", "killer_bonus=300"]), plain);
+        assert!(
+            analyze_nodes(&["--set", "lmr_scale_pct=0", "--set", "near_last_bonus=60"]) > plain
+        );
+        for (args, needle) in [
+            (vec!["--set", "bogus=1"], "unknown parameter 'bogus'"),
+            (vec!["--set", "lmr_scale_pct"], "expected --set NAME=VALUE"),
+            (vec!["--set", "lmr_scale_pct=x"], "'x' is not a valid value"),
+            (
+                vec!["--search", "alphabeta", "--set", "lmr_scale_pct=90"],
+                "only applies to the engine's search",
+            ),
+        ] {
+            let mut all = vec!["analyze", "--depth", "2"];
+            all.extend(&args);
+            all.push("h8");
+            let o = gomoku(&all);
+            assert!(!o.status.success(), "{all:?} should fail");
+            assert!(stderr(&o).contains(needle), "{all:?}: {}", stderr(&o));
+            assert!(stdout(&o).is_empty(), "{all:?} printed to stdout");
+        }
+    }
+
+    #[test]
+    fn out_of_range_values_are_clear_errors_in_every_command() {
+        for (set, needle) in [
+            // these once panicked (and then hung the other thread), divided by zero, or
+            // turned the move count limit into nonsense
+            (
+                "split_min_depth=999999999",
+                "split_min_depth must be in 1..=100, got 999999999",
+            ),
+            ("history_divisor=0", "history_divisor must be in 1..=1024"),
+            (
+                "move_count_exp=NaN",
+                "move_count_exp must be a finite number",
+            ),
+            ("aspiration_initial=0", "aspiration_initial must be in 1..="),
+            (
+                "ybwc_max_threads=99999999999999999999999",
+                "for ybwc_max_threads (a whole number in 0..=256)",
+            ),
+        ] {
+            for cmd in [
+                vec!["think", "--depth", "4", "--threads", "2"],
+                vec!["analyze", "--depth", "4", "--threads", "2"],
+                vec!["bench", "--depth", "4", "--threads", "2"],
+            ] {
+                let mut all = cmd.clone();
+                all.extend(["--set", set]);
+                if cmd[0] != "bench" {
+                    all.push("h8");
+                }
+                let o = gomoku(&all);
+                let err = stderr(&o);
+                assert!(!o.status.success(), "{all:?} should fail");
+                assert!(err.contains(needle), "{all:?}: {err}");
+                assert!(!err.contains("panicked"), "{all:?}: {err}");
+                assert!(stdout(&o).is_empty(), "{all:?} printed to stdout");
+            }
+        }
+    }
+}
+
 // `gomoku bench-board`
 mod bench_board {
     use super::*;

@@ -57,6 +57,10 @@ pub struct Args {
     /// Read the moves as a diagram (stones placed without game rules).
     #[arg(long)]
     pub diagram: bool,
+    /// Override a search parameter (`name=value`, repeatable; pvs only; for tuning
+    /// experiments).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
     /// Moves in play order, Black first, `--` for a pass.
     #[arg(allow_hyphen_values = true)]
     pub moves: Vec<String>,
@@ -210,7 +214,9 @@ pub fn run(args: &Args) -> Result<()> {
             bail!("--depth must be at least 1");
         }
     }
-    let (spec, mut searcher) = args.components.build(args.hash_mb, args.threads)?;
+    let (spec, mut searcher) = args
+        .components
+        .build(args.hash_mb, args.threads, &args.set)?;
     let depth = match (args.depth, args.time_ms, args.nodes) {
         (Some(d), _, _) => Some(d),
         (None, None, None) => Some(match spec.search {

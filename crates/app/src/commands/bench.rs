@@ -89,21 +89,6 @@ pub fn load_positions(path: &std::path::Path, only: Option<&str>) -> Result<Vec<
     Ok(out)
 }
 
-/// Search parameters with `--set name=value` overrides applied.
-///
-/// # Errors
-/// Malformed overrides, unknown names and bad values.
-pub fn params_with(overrides: &[String]) -> Result<gomoku_engine::search::SearchParams> {
-    let mut p = gomoku_engine::search::SearchParams::default();
-    for o in overrides {
-        let (k, v) = o
-            .split_once('=')
-            .ok_or_else(|| anyhow::anyhow!("'{o}': expected --set name=value"))?;
-        p.set(k.trim(), v.trim()).map_err(anyhow::Error::msg)?;
-    }
-    Ok(p)
-}
-
 fn search_one(
     rec: &Record,
     depth: i32,
@@ -171,7 +156,7 @@ pub fn run(args: &Args) -> Result<()> {
             .map(|l| Record::parse(l))
             .collect::<Result<_, _>>()?,
     };
-    let params = params_with(&args.set)?;
+    let params = crate::study::params_with(&args.set)?;
     let runs = args.runs.max(1);
     let mut rates = Vec::new();
     let mut total_nodes = 0;

@@ -141,7 +141,7 @@ pub fn run(args: &Args) -> Result<()> {
     let mut game = load_position(args.size, args.rule, &args.moves, false)?;
     let start_len = game.board().moves().len();
     let initial = game.clone();
-    let (_, searcher) = args.components.build(args.hash_mb, 1)?;
+    let (_, searcher) = args.components.build(args.hash_mb, 1, &[])?;
     let mut engine = Opponent {
         searcher,
         limits: Limits {

@@ -102,15 +102,9 @@ pub fn run(args: &Args) -> Result<()> {
         bail!("--depth must be at least 1");
     }
     let size = board.size();
-    let (spec, mut searcher) = args.components.build(args.hash_mb, args.threads)?;
-    if !args.set.is_empty() {
-        if spec.search != gomoku_engine::study::SearchKind::Pvs {
-            bail!("--set only applies to the engine's search (pvs)");
-        }
-        let mut engine = gomoku_engine::Engine::new(spec.engine.clone());
-        engine.set_params(crate::commands::bench::params_with(&args.set)?);
-        searcher = Box::new(engine);
-    }
+    let (_, mut searcher) = args
+        .components
+        .build(args.hash_mb, args.threads, &args.set)?;
     let limits = Limits {
         move_time_ms: Some(args.time_ms),
         depth: args.depth,

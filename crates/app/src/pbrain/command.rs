@@ -3,7 +3,40 @@
 //! Parsing here is purely textual; whether a point is on the board or free is decided by the
 //! session, which knows the board.
 
+use gomoku_engine::notation::NotationError;
+use std::borrow::Cow;
 use std::fmt;
+
+/// The most characters of an input line that a reply quotes: a manager that sends a huge
+/// malformed line gets a short answer, not its line back.
+pub const QUOTE_MAX: usize = 100;
+
+/// `text` as a reply quotes it: whole up to [`QUOTE_MAX`] characters, else cut there (on a
+/// character boundary) with `... (N bytes)` after it.
+#[must_use]
+pub fn excerpt(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(QUOTE_MAX) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => Cow::Owned(format!("{}... ({} bytes)", &text[..end], text.len())),
+    }
+}
+
+/// The message of a coordinate error, with the coordinate cut by [`excerpt`].
+#[must_use]
+pub fn notation_message(e: NotationError) -> String {
+    match e {
+        NotationError::Malformed { token, reason } => NotationError::Malformed {
+            token: excerpt(&token).into_owned(),
+            reason,
+        },
+        NotationError::OffBoard { token, size } => NotationError::OffBoard {
+            token: excerpt(&token).into_owned(),
+            size,
+        },
+        other => other,
+    }
+    .to_string()
+}
 
 /// One command of the manager (Gomocup pbrain protocol plus the Yixin-Board extensions).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,7 +126,8 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             Ok(c)
         } else {
             Err(ParseError::Malformed(format!(
-                "{upper} takes no arguments, got '{rest}'"
+                "{upper} takes no arguments, got '{}'",
+                excerpt(rest)
             )))
         }
     };
@@ -109,7 +143,8 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "RECTSTART" => {
             let Some((w, h)) = rest.split_once(',') else {
                 return Err(ParseError::Malformed(format!(
-                    "RECTSTART needs width,height, got '{rest}'"
+                    "RECTSTART needs width,height, got '{}'",
+                    excerpt(rest)
                 )));
             };
             Ok(Command::RectStart(
@@ -153,7 +188,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             Ok(Command::NBest(n))
         }
         "DONE" => Err(ParseError::Malformed("DONE without BOARD".into())),
-        _ => Err(ParseError::Unknown(word.to_string())),
+        _ => Err(ParseError::Unknown(excerpt(word).into_owned())),
     }
 }
 
@@ -162,7 +197,7 @@ fn number(cmd: &str, s: &str) -> Result<usize, ParseError> {
         if s.is_empty() {
             ParseError::Malformed(format!("{cmd} needs a number"))
         } else {
-            ParseError::Malformed(format!("{cmd}: '{s}' is not a number"))
+            ParseError::Malformed(format!("{cmd}: '{}' is not a number", excerpt(s)))
         }
     })
 }
@@ -175,7 +210,7 @@ pub fn info_int(key: &str, value: &str) -> Result<i64, String> {
     value
         .trim()
         .parse::<i64>()
-        .map_err(|_| format!("INFO {key}: '{value}' is not a number"))
+        .map_err(|_| format!("INFO {key}: '{}' is not a number", excerpt(value)))
 }
 
 #[cfg(test)]
@@ -226,5 +261,44 @@ mod tests {
         ));
         assert!(matches!(parse("YXNBEST 0"), Err(ParseError::Malformed(_))));
         assert!(matches!(parse("INFO"), Err(ParseError::Malformed(_))));
+    }
+
+    #[test]
+    fn replies_quote_at_most_the_start_of_a_long_line() {
+        assert_eq!(excerpt("7,x"), "7,x");
+        let exact = "a".repeat(QUOTE_MAX);
+        assert_eq!(excerpt(&exact), exact);
+        let long = "a".repeat(QUOTE_MAX + 1);
+        assert_eq!(
+            excerpt(&long),
+            format!("{}... ({} bytes)", "a".repeat(QUOTE_MAX), QUOTE_MAX + 1)
+        );
+        // cut between characters, never inside one
+        let wide = "é".repeat(3 * QUOTE_MAX);
+        assert_eq!(
+            excerpt(&wide),
+            format!("{}... ({} bytes)", "é".repeat(QUOTE_MAX), 6 * QUOTE_MAX)
+        );
+        // every reply of the parser that quotes its input
+        let huge = "x".repeat(1 << 20);
+        for line in [
+            huge.clone(),
+            format!("BEGIN {huge}"),
+            format!("RECTSTART {huge}"),
+            format!("START {huge}"),
+            format!("YXNBEST {huge}"),
+        ] {
+            let e = parse(&line).expect_err("malformed").to_string();
+            assert!(e.len() < 200, "{} bytes: {}", e.len(), &e[..200]);
+            assert!(e.contains(&format!("... ({} bytes)", 1 << 20)), "{e}");
+        }
+        let e = info_int("timeout_turn", &huge).unwrap_err();
+        assert!(e.len() < 200 && e.contains("'xxx"), "{e}");
+        let e = gomoku_engine::notation::parse_xy(&format!("1,{huge}"), 15).unwrap_err();
+        let m = notation_message(e);
+        assert!(
+            m.len() < 200 && m.starts_with("'1,xxx") && m.ends_with("must be integers"),
+            "{m}"
+        );
     }
 }

@@ -4,6 +4,7 @@
 //! Stones from the manager (`BOARD`, `TURN`) are taken as given: no renju foul check, since
 //! the manager judges the opponent. Only our own answers are held to the rules.
 
+use super::command::{excerpt, notation_message};
 use gomoku_engine::notation::{format_xy, parse_xy};
 use gomoku_engine::{Board, Color, Pos, Rule};
 
@@ -24,17 +25,26 @@ pub enum Field {
 /// # Errors
 /// A message naming the line.
 pub fn parse_field_line(line: &str, size: usize) -> Result<(Pos, Field), String> {
+    // (a reply quotes at most the start of a long line)
+    let quoted = || excerpt(line);
     let parts: Vec<&str> = line.split(',').collect();
     let [x, y, field] = parts.as_slice() else {
-        return Err(format!("'{line}': expected x,y,field"));
+        return Err(format!("'{}': expected x,y,field", quoted()));
     };
     let field = match field.trim() {
         "1" => Field::Own,
         "2" => Field::Opponent,
         "3" => Field::Dead,
-        f => return Err(format!("'{line}': field must be 1, 2 or 3, not '{f}'")),
+        f => {
+            return Err(format!(
+                "'{}': field must be 1, 2 or 3, not '{}'",
+                quoted(),
+                excerpt(f)
+            ))
+        }
     };
-    let p = parse_xy(&format!("{x},{y}"), size).map_err(|e| format!("'{line}': {e}"))?;
+    let p = parse_xy(&format!("{x},{y}"), size)
+        .map_err(|e| format!("'{}': {}", quoted(), notation_message(e)))?;
     Ok((p, field))
 }
 

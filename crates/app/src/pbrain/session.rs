@@ -1,6 +1,6 @@
 //! The command loop: one [`Event`] at a time, replies on the [`Output`].
 
-use super::command::{self, info_int, Command, ParseError};
+use super::command::{self, info_int, notation_message, Command, ParseError};
 use super::output::Output;
 use super::position::{parse_field_line, Position};
 use super::settings::{rule_from_flags, Settings, MAX_HASH_MB, MAX_THREADS};
@@ -304,7 +304,7 @@ impl Session {
         match parse_xy(xy, game.size()) {
             Ok(p) => Some(p),
             Err(e) => {
-                self.error(&e.to_string());
+                self.error(&notation_message(e));
                 None
             }
         }
@@ -739,6 +739,53 @@ mod tests {
         if let Some(t) = h.thread.take() {
             t.join().unwrap();
         }
+    }
+
+    #[test]
+    fn a_huge_malformed_line_gets_a_short_answer() {
+        let h = Harness::new();
+        let huge = "9".repeat(1 << 20);
+        let noise = "z".repeat(1 << 20);
+        h.send(&noise);
+        h.send("START 15");
+        for line in [
+            format!("TURN {huge},7"),
+            format!("TURN 7,{noise}"),
+            format!("PLAY {noise}"),
+            format!("TAKEBACK {noise}"),
+            format!("INFO timeout_turn {noise}"),
+            format!("START {huge}"),
+            format!("ABOUT {noise}"),
+            format!("{noise} 1"),
+        ] {
+            h.send(&line);
+        }
+        h.send("BOARD");
+        h.send(&format!("7,7,{noise}"));
+        h.send("DONE");
+        h.send("BOARD");
+        h.send(&format!("{huge},7,1"));
+        h.send("DONE");
+        let mut answers = Vec::new();
+        for _ in 0..12 {
+            answers.push(h.answer());
+        }
+        assert_eq!(
+            answers.iter().filter(|a| *a == "OK").count(),
+            1,
+            "{answers:?}"
+        );
+        for a in answers.iter().filter(|a| *a != "OK") {
+            assert!(
+                a.starts_with("ERROR ") || a.starts_with("UNKNOWN "),
+                "{}",
+                &a[..a.len().min(300)]
+            );
+            assert!(a.len() < 300, "{} bytes: {}", a.len(), &a[..300]);
+            // (the quoted text is a token or the whole line, a little over a megabyte)
+            assert!(a.contains("... (104857"), "{a}");
+        }
+        h.finish();
     }
 
     #[test]

@@ -2,11 +2,13 @@
 //! constants. Depths are in 1/16 ply ([`PLY`]); margins in evaluation units.
 
 use super::score::Score;
+use std::fmt;
 
 /// One ply of search depth.
 pub const PLY: i32 = 16;
 
-/// Tunables of the search (see the field docs; [`SearchParams::default`] holds the defaults).
+/// Tunables of the search (see the field docs; [`SearchParams::default`] holds the defaults,
+/// [`PARAMS`] the valid ranges).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
     /// Iterations from which aspiration windows are used.
@@ -180,68 +182,29 @@ impl Default for SearchParams {
 }
 
 impl SearchParams {
-    /// Sets one parameter by name (`"futility_per_ply"`, ...) from text, for tuning tools.
+    /// Sets one parameter by name (`"futility_per_ply"`, ...) from text, for tuning tools. The
+    /// value must lie in the parameter's range (see [`PARAMS`]); on any error the parameters
+    /// are left unchanged.
     ///
     /// # Errors
-    /// Unknown names and values that do not parse.
+    /// Unknown names, values that do not parse, values out of range (non-finite numbers too).
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let bad = || format!("'{value}' is not a valid value for {name}");
-        match name {
-            "aspiration_min_depth" => {
-                self.aspiration_min_depth = value.parse().map_err(|_| bad())?
-            }
-            "aspiration_initial" => self.aspiration_initial = value.parse().map_err(|_| bad())?,
-            "aspiration_fail_high_reduce" => {
-                self.aspiration_fail_high_reduce = value.parse().map_err(|_| bad())?
-            }
-            "razor_max_depth" => self.razor_max_depth = value.parse().map_err(|_| bad())?,
-            "razor_base" => self.razor_base = value.parse().map_err(|_| bad())?,
-            "razor_per_ply" => self.razor_per_ply = value.parse().map_err(|_| bad())?,
-            "futility_per_ply" => self.futility_per_ply = value.parse().map_err(|_| bad())?,
-            "null_move_min_depth" => self.null_move_min_depth = value.parse().map_err(|_| bad())?,
-            "null_move_margin_base" => {
-                self.null_move_margin_base = value.parse().map_err(|_| bad())?
-            }
-            "null_move_margin_per_ply" => {
-                self.null_move_margin_per_ply = value.parse().map_err(|_| bad())?
-            }
-            "null_move_margin_min" => {
-                self.null_move_margin_min = value.parse().map_err(|_| bad())?
-            }
-            "null_move_reduction_base" => {
-                self.null_move_reduction_base = value.parse().map_err(|_| bad())?
-            }
-            "null_move_reduction_pct" => {
-                self.null_move_reduction_pct = value.parse().map_err(|_| bad())?
-            }
-            "iir_pv" => self.iir_pv = value.parse().map_err(|_| bad())?,
-            "iir_deep_depth" => self.iir_deep_depth = value.parse().map_err(|_| bad())?,
-            "iir_deep" => self.iir_deep = value.parse().map_err(|_| bad())?,
-            "trivial_prune_depth" => self.trivial_prune_depth = value.parse().map_err(|_| bad())?,
-            "tt_move_ext_pv" => self.tt_move_ext_pv = value.parse().map_err(|_| bad())?,
-            "tt_move_ext_nonpv" => self.tt_move_ext_nonpv = value.parse().map_err(|_| bad())?,
-            "forced_block_ext" => self.forced_block_ext = value.parse().map_err(|_| bad())?,
-            "cutnode_reduction" => self.cutnode_reduction = value.parse().map_err(|_| bad())?,
-            "ttpv_reduction" => self.ttpv_reduction = value.parse().map_err(|_| bad())?,
-            "lmr_scale_pct" => self.lmr_scale_pct = value.parse().map_err(|_| bad())?,
-            "move_count_base" => self.move_count_base = value.parse().map_err(|_| bad())?,
-            "move_count_exp" => self.move_count_exp = value.parse().map_err(|_| bad())?,
-            "qvcf_plain_depth" => self.qvcf_plain_depth = value.parse().map_err(|_| bad())?,
-            "qvcf_max_depth" => self.qvcf_max_depth = value.parse().map_err(|_| bad())?,
-            "killer_bonus" => self.killer_bonus = value.parse().map_err(|_| bad())?,
-            "history_divisor" => self.history_divisor = value.parse().map_err(|_| bad())?,
-            "near_last_bonus" => self.near_last_bonus = value.parse().map_err(|_| bad())?,
-            "lmr_shallower_margin" => {
-                self.lmr_shallower_margin = value.parse().map_err(|_| bad())?
-            }
-            "lmr_shallower_min_depth" => {
-                self.lmr_shallower_min_depth = value.parse().map_err(|_| bad())?
-            }
-            "split_min_depth" => self.split_min_depth = value.parse().map_err(|_| bad())?,
-            "lmr_whole_plies" => self.lmr_whole_plies = parse_switch(value).ok_or_else(bad)?,
-            "ybwc_max_threads" => self.ybwc_max_threads = value.parse().map_err(|_| bad())?,
-            "shared_history" => self.shared_history = parse_switch(value).ok_or_else(bad)?,
-            _ => return Err(format!("unknown search parameter '{name}'")),
+        let param = PARAMS
+            .iter()
+            .find(|p| p.name == name)
+            .ok_or_else(|| format!("unknown parameter '{name}'"))?;
+        param.set(self, value)
+    }
+
+    /// Checks every parameter against its range (see [`PARAMS`]): parameters built field by
+    /// field, rather than through [`SearchParams::set`], can be checked before a search.
+    ///
+    /// # Errors
+    /// The first parameter out of range, as [`SearchParams::set`] words it.
+    pub fn validate(&self) -> Result<(), String> {
+        for p in PARAMS {
+            let value = p.get(self);
+            p.set(&mut self.clone(), &value)?;
         }
         Ok(())
     }
@@ -296,6 +259,217 @@ impl SearchParams {
     }
 }
 
+/// The values a parameter accepts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Range {
+    /// Whole numbers from the first to the second, both included.
+    Int(i32, i32),
+    /// Finite numbers from the first to the second, both included.
+    Float(f32, f32),
+    /// On or off: `1`/`true` or `0`/`false`.
+    Switch,
+}
+
+impl fmt::Display for Range {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Range::Int(lo, hi) => write!(f, "{lo}..={hi}"),
+            Range::Float(lo, hi) => write!(f, "{lo:?}..={hi:?}"),
+            Range::Switch => f.write_str("0 or 1"),
+        }
+    }
+}
+
+/// Where a parameter lives in [`SearchParams`].
+#[derive(Clone, Copy)]
+enum Field {
+    I32(fn(&mut SearchParams) -> &mut i32),
+    Usize(fn(&mut SearchParams) -> &mut usize),
+    F32(fn(&mut SearchParams) -> &mut f32),
+    Bool(fn(&mut SearchParams) -> &mut bool),
+}
+
+/// One tunable of [`SearchParams`]: the name [`SearchParams::set`] knows it by and the values
+/// it accepts.
+#[derive(Clone, Copy)]
+pub struct Param {
+    /// The name, the same as the field's.
+    pub name: &'static str,
+    /// The values accepted.
+    pub range: Range,
+    field: Field,
+}
+
+impl fmt::Debug for Param {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} in {}", self.name, self.range)
+    }
+}
+
+impl Param {
+    /// The parameter's value in `params`, as text that [`Param::set`] reads back.
+    #[must_use]
+    pub fn get(&self, params: &SearchParams) -> String {
+        let mut p = params.clone();
+        match self.field {
+            Field::I32(f) => f(&mut p).to_string(),
+            Field::Usize(f) => f(&mut p).to_string(),
+            Field::F32(f) => f(&mut p).to_string(),
+            Field::Bool(f) => u8::from(*f(&mut p)).to_string(),
+        }
+    }
+
+    /// Sets the parameter in `params` from text.
+    ///
+    /// # Errors
+    /// A value that does not parse or is out of range (`params` is then unchanged).
+    pub fn set(&self, params: &mut SearchParams, value: &str) -> Result<(), String> {
+        let name = self.name;
+        let range = self.range;
+        let out_of_range = || format!("{name} must be in {range}, got {value}");
+        let not_valid =
+            |what: &str| format!("'{value}' is not a valid value for {name} ({what} in {range})");
+        match (self.field, range) {
+            (Field::I32(_) | Field::Usize(_), Range::Int(lo, hi)) => {
+                // as i64 first, so that a number too large for the field is out of range too
+                let v: i64 = value.parse().map_err(|_| not_valid("a whole number"))?;
+                if !(i64::from(lo)..=i64::from(hi)).contains(&v) {
+                    return Err(out_of_range());
+                }
+                match self.field {
+                    Field::I32(f) => *f(params) = v as i32,
+                    Field::Usize(f) => *f(params) = v as usize,
+                    _ => unreachable!("an integer field"),
+                }
+            }
+            (Field::F32(f), Range::Float(lo, hi)) => {
+                let v: f32 = value.parse().map_err(|_| not_valid("a number"))?;
+                if !v.is_finite() {
+                    return Err(format!(
+                        "{name} must be a finite number in {range}, got {value}"
+                    ));
+                }
+                if !(lo..=hi).contains(&v) {
+                    return Err(out_of_range());
+                }
+                *f(params) = v;
+            }
+            (Field::Bool(f), Range::Switch) => {
+                *f(params) = parse_switch(value).ok_or_else(|| not_valid("a switch"))?;
+            }
+            _ => unreachable!("{name}: the range does not fit the field"),
+        }
+        Ok(())
+    }
+}
+
+/// Depth thresholds in 1/16 ply go up to 100 plies, past the deepest iteration
+/// ([`MAX_DEPTH`](super::MAX_DEPTH), 99 plies): at the top a threshold is never (or always)
+/// met.
+const DEPTH_MAX: i32 = 100 * PLY;
+
+/// Every parameter of [`SearchParams`] with its valid range: what [`SearchParams::set`] (and
+/// with it `--set` and a match player's `set=`) accepts.
+///
+/// The ranges reach well past the defaults for tuning, and keep the search safe: no value in
+/// them makes it panic, overflow or run away. Depths are in 1/16 ply unless the name says
+/// plies. The ranges that are not simply "0 to about ten times the default":
+/// - `aspiration_initial` from 1: a window of 0 would never widen (an endless loop);
+/// - the extensions (`tt_move_ext_*`, `forced_block_ext`) up to half a ply: at a ply or more a
+///   line could go on without losing depth, and the tree would grow to the ply limit;
+/// - the internal iterative reductions and the null move reduction are never negative (a
+///   negative one extends, with the same effect);
+/// - `history_divisor` from 1 (a division);
+/// - `cutnode_reduction` and `ttpv_reduction` may be negative: they only adjust a late move
+///   reduction, which never goes below zero;
+/// - the threat quiescence levels go down to -64: each level is a four and its block, two
+///   plies, and lines end at [`MAX_PLY`](super::MAX_PLY) (128) anyway;
+/// - ply thresholds (`aspiration_min_depth`, `lmr_shallower_min_depth`, `split_min_depth`)
+///   go to 100, which no iteration reaches (never);
+/// - `ybwc_max_threads` up to 256, the most threads the command line accepts.
+#[rustfmt::skip]
+pub const PARAMS: &[Param] = &[
+    // name                            min       max        field
+    int("aspiration_min_depth",        1,        100,       |p| &mut p.aspiration_min_depth),
+    int("aspiration_initial",          1,        1000,      |p| &mut p.aspiration_initial),
+    int("aspiration_fail_high_reduce", 0,        10,        |p| &mut p.aspiration_fail_high_reduce),
+    int("razor_max_depth",             0,        DEPTH_MAX, |p| &mut p.razor_max_depth),
+    int("razor_base",                  0,        1000,      |p| &mut p.razor_base),
+    int("razor_per_ply",               0,        500,       |p| &mut p.razor_per_ply),
+    int("futility_per_ply",            0,        1000,      |p| &mut p.futility_per_ply),
+    int("null_move_min_depth",         0,        DEPTH_MAX, |p| &mut p.null_move_min_depth),
+    int("null_move_margin_base",       0,        3000,      |p| &mut p.null_move_margin_base),
+    int("null_move_margin_per_ply",    0,        300,       |p| &mut p.null_move_margin_per_ply),
+    int("null_move_margin_min",        0,        3000,      |p| &mut p.null_move_margin_min),
+    int("null_move_reduction_base",    0,        10 * PLY,  |p| &mut p.null_move_reduction_base),
+    int("null_move_reduction_pct",     0,        100,       |p| &mut p.null_move_reduction_pct),
+    int("iir_pv",                      0,        4 * PLY,   |p| &mut p.iir_pv),
+    int("iir_deep_depth",              0,        DEPTH_MAX, |p| &mut p.iir_deep_depth),
+    int("iir_deep",                    0,        4 * PLY,   |p| &mut p.iir_deep),
+    int("trivial_prune_depth",         0,        DEPTH_MAX, |p| &mut p.trivial_prune_depth),
+    int("tt_move_ext_pv",              0,        PLY / 2,   |p| &mut p.tt_move_ext_pv),
+    int("tt_move_ext_nonpv",           0,        PLY / 2,   |p| &mut p.tt_move_ext_nonpv),
+    int("forced_block_ext",            0,        PLY / 2,   |p| &mut p.forced_block_ext),
+    int("cutnode_reduction",           -4 * PLY, 10 * PLY,  |p| &mut p.cutnode_reduction),
+    int("ttpv_reduction",              -4 * PLY, 10 * PLY,  |p| &mut p.ttpv_reduction),
+    int("lmr_scale_pct",               0,        1000,      |p| &mut p.lmr_scale_pct),
+    float("move_count_base",           0.0,      64.0,      |p| &mut p.move_count_base),
+    float("move_count_exp",            0.0,      4.0,       |p| &mut p.move_count_exp),
+    int("qvcf_plain_depth",            -64,      0,         |p| &mut p.qvcf_plain_depth),
+    int("qvcf_max_depth",              -64,      0,         |p| &mut p.qvcf_max_depth),
+    int("killer_bonus",                0,        3000,      |p| &mut p.killer_bonus),
+    int("history_divisor",             1,        1024,      |p| &mut p.history_divisor),
+    int("near_last_bonus",             0,        1200,      |p| &mut p.near_last_bonus),
+    switch("lmr_whole_plies",                               |p| &mut p.lmr_whole_plies),
+    int("lmr_shallower_margin",        0,        200,       |p| &mut p.lmr_shallower_margin),
+    int("lmr_shallower_min_depth",     0,        100,       |p| &mut p.lmr_shallower_min_depth),
+    count("ybwc_max_threads",          0,        256,       |p| &mut p.ybwc_max_threads),
+    int("split_min_depth",             1,        100,       |p| &mut p.split_min_depth),
+    switch("shared_history",                                |p| &mut p.shared_history),
+];
+
+const fn int(name: &'static str, lo: i32, hi: i32, f: fn(&mut SearchParams) -> &mut i32) -> Param {
+    Param {
+        name,
+        range: Range::Int(lo, hi),
+        field: Field::I32(f),
+    }
+}
+
+const fn count(
+    name: &'static str,
+    lo: i32,
+    hi: i32,
+    f: fn(&mut SearchParams) -> &mut usize,
+) -> Param {
+    Param {
+        name,
+        range: Range::Int(lo, hi),
+        field: Field::Usize(f),
+    }
+}
+
+const fn float(
+    name: &'static str,
+    lo: f32,
+    hi: f32,
+    f: fn(&mut SearchParams) -> &mut f32,
+) -> Param {
+    Param {
+        name,
+        range: Range::Float(lo, hi),
+        field: Field::F32(f),
+    }
+}
+
+const fn switch(name: &'static str, f: fn(&mut SearchParams) -> &mut bool) -> Param {
+    Param {
+        name,
+        range: Range::Switch,
+        field: Field::Bool(f),
+    }
+}
+
 /// An on/off parameter: `1`/`true` or `0`/`false`.
 fn parse_switch(value: &str) -> Option<bool> {
     match value {
@@ -344,5 +518,112 @@ mod tests {
             assert!(err.contains(name) || err.contains(value), "{err}");
             assert_eq!(p, before);
         }
+    }
+
+    /// The field names of `SearchParams`, read from its `Debug` output.
+    fn field_names() -> Vec<String> {
+        format!("{:#?}", SearchParams::default())
+            .lines()
+            .filter_map(|l| l.trim().split_once(": ").map(|(name, _)| name.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn every_parameter_has_a_range_and_the_defaults_lie_in_them() {
+        let names: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();
+        assert_eq!(field_names(), names, "one entry per field, in field order");
+        let d = SearchParams::default();
+        d.validate().expect("the defaults are in range");
+        for p in PARAMS {
+            // a name `set` accepts is one of the table's, and only those
+            let mut q = d.clone();
+            q.set(p.name, &p.get(&d)).expect("the default reads back");
+            assert_eq!(q, d, "{p:?}");
+            match p.range {
+                Range::Int(lo, hi) => {
+                    assert!(lo < hi, "{p:?}");
+                    if matches!(p.field, Field::Usize(_)) {
+                        assert!(lo >= 0, "{p:?}");
+                    }
+                }
+                Range::Float(lo, hi) => assert!(lo < hi && lo.is_finite() && hi.is_finite()),
+                Range::Switch => assert!(matches!(p.field, Field::Bool(_)), "{p:?}"),
+            }
+        }
+        let mut q = d.clone();
+        let err = q.set("no_such_parameter", "1").expect_err("unknown");
+        assert!(err.contains("no_such_parameter"), "{err}");
+    }
+
+    #[test]
+    fn the_bounds_are_accepted_and_values_past_them_refused_with_the_range() {
+        let d = SearchParams::default();
+        for p in PARAMS {
+            let (ok, bad): (Vec<String>, Vec<String>) = match p.range {
+                Range::Int(lo, hi) => (
+                    vec![lo.to_string(), hi.to_string()],
+                    vec![
+                        (i64::from(lo) - 1).to_string(),
+                        (i64::from(hi) + 1).to_string(),
+                        i64::MAX.to_string(),
+                        i64::MIN.to_string(),
+                    ],
+                ),
+                Range::Float(lo, hi) => (
+                    vec![lo.to_string(), hi.to_string()],
+                    vec![
+                        (lo - 1.0).to_string(),
+                        (hi + 1.0).to_string(),
+                        "NaN".into(),
+                        "inf".into(),
+                        "-inf".into(),
+                        "1e39".into(),
+                    ],
+                ),
+                Range::Switch => (
+                    vec!["0".into(), "1".into(), "false".into(), "true".into()],
+                    vec!["-1".into(), "2".into()],
+                ),
+            };
+            for v in &ok {
+                let mut q = d.clone();
+                q.set(p.name, v)
+                    .unwrap_or_else(|e| panic!("{p:?} = {v}: {e}"));
+                assert_eq!(
+                    p.get(&q),
+                    match v.as_str() {
+                        "true" => "1",
+                        "false" => "0",
+                        v => v,
+                    },
+                    "{p:?}"
+                );
+                q.validate().expect("in range");
+                // the value went to this parameter's field and no other
+                for o in PARAMS.iter().filter(|o| o.name != p.name) {
+                    assert_eq!(o.get(&q), o.get(&d), "{p:?} = {v} changed {o:?}");
+                }
+            }
+            for v in &bad {
+                let mut q = d.clone();
+                let err = q.set(p.name, v).expect_err(v);
+                assert!(err.contains(p.name), "{p:?} = {v}: {err}");
+                assert!(err.contains(&p.range.to_string()), "{p:?} = {v}: {err}");
+                assert_eq!(q, d, "{p:?} = {v} changed the parameters");
+            }
+        }
+        let mut q = d.clone();
+        assert_eq!(
+            q.set("split_min_depth", "999999999"),
+            Err("split_min_depth must be in 1..=100, got 999999999".into())
+        );
+        assert_eq!(
+            q.set("move_count_exp", "inf"),
+            Err("move_count_exp must be a finite number in 0.0..=4.0, got inf".into())
+        );
+        // a field set directly is checked by `validate`
+        q.history_divisor = 0;
+        let err = q.validate().expect_err("out of range");
+        assert!(err.contains("history_divisor must be in 1..=1024"), "{err}");
     }
 }

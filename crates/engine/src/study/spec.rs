@@ -118,7 +118,8 @@ pub enum SpecError {
     UnknownSearch(String),
     /// The engine's search only runs with its own incremental evaluation.
     PvsNeedsPattern(EvalKind),
-    /// A search parameter override that does not apply (unknown name or bad value).
+    /// A search parameter override that does not apply (unknown name, bad value or a value out
+    /// of range).
     BadParam(String),
 }
 
@@ -189,7 +190,8 @@ impl SearcherSpec {
     /// The engine's search parameters: the defaults with the overrides applied.
     ///
     /// # Errors
-    /// [`SpecError::BadParam`] for an unknown name or a value that does not parse.
+    /// [`SpecError::BadParam`] for an unknown name or a value that does not parse or is out of
+    /// range.
     pub fn search_params(&self) -> Result<SearchParams, SpecError> {
         let mut p = SearchParams::default();
         for (name, value) in &self.params {
