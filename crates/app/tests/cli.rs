@@ -433,10 +433,13 @@ mod bench {
             vec!["bench", "--set", "lmr_scale_pct"],
             vec!["bench", "--only", "piskvork"],
             vec!["bench", "--positions", "no/such/file.txt"],
+            vec!["bench", "--hash-mb", "100000000"],
+            vec!["bench", "--runs", "0"],
         ] {
             let o = gomoku(&args);
             assert!(!o.status.success(), "{args:?} should fail");
             assert!(!stderr(&o).is_empty(), "{args:?}: no message");
+            assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
         }
     }
 }

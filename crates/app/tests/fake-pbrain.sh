@@ -1,6 +1,7 @@
 #!/bin/sh
 # A tiny pbrain engine for the `gomoku match` tests: plays the first empty point in board order
-# (legal), or misbehaves on purpose. Usage: fake-pbrain.sh legal|illegal|timeout|crash|garbage
+# (legal), or misbehaves on purpose.
+# Usage: fake-pbrain.sh legal|illegal|timeout|crash|garbage|flood
 mode="$1"
 size=15
 occ=" "
@@ -32,6 +33,7 @@ reply() {
     timeout) ;;                       # never answers
     crash) exit 3 ;;
     garbage) echo "hello there" ;;
+    flood) printf 'x%0200000d\n' 0 ;;  # a 200 kB line that is no move
   esac
 }
 

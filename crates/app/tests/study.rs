@@ -337,6 +337,7 @@ mod match_cmd {
             ("timeout", "time forfeit"),
             ("crash", "crash"),
             ("garbage", "protocol error"),
+            ("flood", "protocol error"),
         ] {
             let started = std::time::Instant::now();
             let v = run_json(&fake_engine(mode), &[]);
@@ -347,6 +348,12 @@ mod match_cmd {
             assert!(
                 f.iter().all(|x| x.as_str().expect("text").contains(reason)),
                 "{mode}: {f:?}"
+            );
+            // an engine's answer is quoted cut short, never in full
+            assert!(
+                f.iter().all(|x| x.as_str().expect("text").len() < 400),
+                "{mode}: a forfeit reason of {} bytes",
+                f[0].as_str().map_or(0, str::len)
             );
         }
     }

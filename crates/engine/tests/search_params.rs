@@ -117,3 +117,16 @@ fn every_parameter_at_both_ends_of_its_range_gives_a_legal_move() {
         slowest.1
     );
 }
+
+#[test]
+#[should_panic(expected = "history_divisor")]
+fn the_engine_refuses_parameters_out_of_range_set_field_by_field() {
+    // the fields are public, so a struct can skip `set`'s checks; a zero divisor would divide
+    // by zero in the move ordering
+    let params = SearchParams {
+        history_divisor: 0,
+        ..SearchParams::default()
+    };
+    assert!(params.validate().is_err());
+    Engine::new(EngineConfig::default()).set_params(params);
+}

@@ -9,6 +9,7 @@
 //! `UNKNOWN` are failures. Every wait has a deadline, and the process is killed when the game
 //! ends or the engine fails, so a broken engine never hangs a match.
 
+use crate::pbrain::command::{excerpt, notation_message};
 use gomoku_engine::notation::{format_xy, parse_xy};
 use gomoku_engine::{Board, Color, Pos, Rule};
 use std::io::{BufRead, BufReader, Write};
@@ -107,8 +108,6 @@ pub struct PbrainProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
-    /// Messages the engine sent (`MESSAGE ...`), kept for the game record.
-    pub messages: Vec<String>,
 }
 
 impl PbrainProcess {
@@ -153,7 +152,6 @@ impl PbrainProcess {
             child,
             stdin,
             lines: rx,
-            messages: Vec::new(),
         };
         p.send(&format!("START {size}"))?;
         let deadline = Instant::now() + start_timeout;
@@ -163,7 +161,7 @@ impl PbrainProcess {
         } else {
             Err(Failure::Protocol(format!(
                 "answered '{}' to START {size}",
-                reply.trim()
+                excerpt(reply.trim())
             )))
         }
     }
@@ -251,8 +249,13 @@ impl PbrainProcess {
     /// Timeout, crash, `ERROR`, or an answer that is not `x,y` on the board.
     pub fn move_reply(&mut self, size: usize, deadline: Instant) -> Result<Pos, Failure> {
         let line = self.reply(deadline, "a move")?;
-        parse_xy(line.trim(), size)
-            .map_err(|e| Failure::Protocol(format!("answered '{}': {e}", line.trim())))
+        parse_xy(line.trim(), size).map_err(|e| {
+            Failure::Protocol(format!(
+                "answered '{}': {}",
+                excerpt(line.trim()),
+                notation_message(e)
+            ))
+        })
     }
 
     /// The next line that is not a message, before `deadline`.
@@ -271,10 +274,12 @@ impl PbrainProcess {
                         .unwrap_or("")
                         .to_ascii_uppercase();
                     match head.as_str() {
-                        "" | "DEBUG" | "SUGGEST" => {}
-                        "MESSAGE" => self.messages.push(t.to_string()),
+                        "" | "DEBUG" | "SUGGEST" | "MESSAGE" => {}
                         "ERROR" | "UNKNOWN" => {
-                            return Err(Failure::Protocol(format!("answered '{t}' to {what}")))
+                            return Err(Failure::Protocol(format!(
+                                "answered '{}' to {what}",
+                                excerpt(t)
+                            )))
                         }
                         _ => return Ok(line),
                     }

@@ -7,6 +7,7 @@
 //! `--positions FILE` runs the same measurements over the positions of a file instead.
 
 use crate::arena::{is_decided, read_records, FileRecord};
+use crate::study::{MAX_HASH_MB, MAX_THREADS};
 use anyhow::{bail, Context, Result};
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::record::Record;
@@ -146,8 +147,20 @@ pub fn run(args: &Args) -> Result<()> {
     if !(1..=60).contains(&args.depth) {
         bail!("--depth must be between 1 and 60");
     }
-    if args.threads.is_some_and(|t| !(2..=256).contains(&t)) {
-        bail!("--threads must be between 2 and 256 for the comparison");
+    if args
+        .threads
+        .is_some_and(|t| !(2..=MAX_THREADS).contains(&t))
+    {
+        bail!("--threads must be between 2 and {MAX_THREADS} for the comparison");
+    }
+    if args.hash_mb > MAX_HASH_MB {
+        bail!(
+            "--hash-mb {}: the table is at most {MAX_HASH_MB} MB",
+            args.hash_mb
+        );
+    }
+    if args.runs == 0 {
+        bail!("--runs must be at least 1");
     }
     let records: Vec<Record> = match &args.positions {
         Some(path) => load_positions(path, args.only.as_deref())?,
@@ -157,7 +170,7 @@ pub fn run(args: &Args) -> Result<()> {
             .collect::<Result<_, _>>()?,
     };
     let params = crate::study::params_with(&args.set)?;
-    let runs = args.runs.max(1);
+    let runs = args.runs;
     let mut rates = Vec::new();
     let mut total_nodes = 0;
     let mut sig = 0;

@@ -250,7 +250,14 @@ impl Engine {
     }
 
     /// Replaces the search parameters (for tuning experiments).
+    ///
+    /// # Panics
+    /// A value outside its range ([`SearchParams::validate`]): such values can overflow or
+    /// never end the search. [`SearchParams::set`] checks each value as it is given.
     pub fn set_params(&mut self, params: SearchParams) {
+        if let Err(e) = params.validate() {
+            panic!("search parameters out of range: {e}");
+        }
         self.params = params;
     }
 
