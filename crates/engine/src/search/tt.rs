@@ -88,13 +88,10 @@ impl Buckets {
         len * std::mem::size_of::<Bucket>()
     }
 
-    /// `len` (> 0) empty buckets.
-    fn new(len: usize) -> Buckets {
+    /// `len` (> 0) empty buckets, or `None` when the system refuses the memory.
+    fn new(len: usize) -> Option<Buckets> {
         let size = Buckets::bytes(len);
-        let raw = Buckets::map(size);
-        let Some(ptr) = std::ptr::NonNull::new(raw.cast::<Bucket>()) else {
-            panic!("cannot allocate a transposition table of {} MB", size >> 20)
-        };
+        let ptr = std::ptr::NonNull::new(Buckets::map(size).cast::<Bucket>())?;
         let buckets = Buckets { ptr, len };
         if size <= EAGER_ZERO_MAX {
             // Safety: the allocation holds `len` buckets, and all-zero bytes are an empty
@@ -102,7 +99,7 @@ impl Buckets {
             // huge-page advice, so that the pages are first touched as huge pages.
             unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, len) };
         }
-        buckets
+        Some(buckets)
     }
 
     /// Empties every bucket.
@@ -239,11 +236,22 @@ fn unpack(d: u64) -> TtHit {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes (at least one bucket); when the system refuses that
+    /// much memory, the largest of a half, a quarter, ... that it grants ([`Self::size_mb`]
+    /// tells).
+    ///
+    /// # Panics
+    /// When not even a table of one bucket can be had.
     #[must_use]
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = mb.max(1).saturating_mul(1 << 20) / std::mem::size_of::<Bucket>();
-        let buckets = Buckets::new(n.max(1));
+        let mut n = (mb.max(1).saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let buckets = loop {
+            match Buckets::new(n) {
+                Some(b) => break b,
+                None if n > 1 => n /= 2,
+                None => panic!("cannot allocate a transposition table"),
+            }
+        };
         TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
@@ -382,6 +390,20 @@ mod tests {
         assert!(tt.probe(0xABCE).is_none());
         tt.store(0xABCD, Pos::NONE, 7, 7, 12, Bound::Exact, false);
         assert_eq!(tt.probe(0xABCD).unwrap().mv, p, "keeps the old move");
+    }
+
+    #[test]
+    fn a_table_larger_than_the_system_grants_falls_back_to_a_smaller_one() {
+        // 2^44 MB (16 EB), far beyond any address space: halved until the system grants it
+        let tt = TranspositionTable::new(1 << 44);
+        assert!(
+            tt.size_mb() >= 1 && tt.size_mb() < 1 << 44,
+            "{} MB",
+            tt.size_mb()
+        );
+        assert_eq!(tt.hashfull(), 0);
+        tt.store(42, Pos::new(1, 2), 3, 4, 5, Bound::Exact, false);
+        assert_eq!(tt.probe(42).map(|h| h.mv), Some(Pos::new(1, 2)));
     }
 
     #[test]
