@@ -63,10 +63,10 @@ const HUGE_PAGE: usize = 2 << 20;
 
 /// Tables up to this size are zeroed when allocated or cleared, so that a search never pays
 /// for first touches. Larger ones (on Linux) are left to the kernel: their pages read as zero
-/// and are filled on first touch, inside searches, which keep to their time limits. Zeroing
-/// them at once took this machine about 2 s per GB on huge pages (their faults compact
-/// memory) and 0.5 s per GB on small ones, so a 4 GB table asked for just before a move
-/// overran its time by seconds, and clearing 1 GB took 112 ms. Larger tables get no huge-page
+/// and are filled on first touch, inside searches, which keep to their time limits; clearing
+/// one maps it afresh. Zeroing them at once took this machine about 2 s per GB on huge pages
+/// (their faults compact memory) and 0.5 s per GB on small ones, so a 4 GB table asked for
+/// just before a move overran its time by seconds, and clearing 1 GB took 112 ms. Larger tables get no huge-page
 /// advice: a huge page's first touch took about 4 ms here, which stalled a 1 s search on a
 /// fresh 1 GB table at depth 7; with small pages the same search reaches depth 20.
 const EAGER_ZERO_MAX: usize = 64 << 20;
@@ -104,19 +104,34 @@ impl Buckets {
 
     /// Empties every bucket.
     fn clear(&mut self) {
-        let size = Buckets::bytes(self.len);
-        #[cfg(target_os = "linux")]
-        if size > EAGER_ZERO_MAX {
-            // Safety: the range is this private anonymous mapping of ours; after
-            // `MADV_DONTNEED` its pages read as zero (empty buckets) until written again.
-            let r = unsafe { libc::madvise(self.ptr.as_ptr().cast(), size, libc::MADV_DONTNEED) };
-            if r == 0 {
+        if Buckets::bytes(self.len) > EAGER_ZERO_MAX {
+            // a fresh mapping reads as zero at no cost now; the old one is freed in the
+            // background (see `drop`)
+            if let Some(fresh) = Buckets::new(self.len) {
+                *self = fresh;
                 return;
             }
         }
-        let _ = size;
         // Safety: `len` buckets owned by `self`; all-zero bytes are an empty bucket.
         unsafe { std::ptr::write_bytes(self.ptr.as_ptr(), 0, self.len) };
+    }
+
+    /// Frees the memory of `len` buckets at `addr`, mapped (or allocated) by [`Buckets::new`].
+    ///
+    /// # Safety
+    /// `addr` and `len` are those of a `Buckets` that no longer exists, freed only here.
+    unsafe fn free(addr: usize, len: usize) {
+        let size = Buckets::bytes(len);
+        #[cfg(target_os = "linux")]
+        // Safety: mapped in `new` with this size, and no longer used (the caller's promise).
+        unsafe {
+            libc::munmap(addr as *mut libc::c_void, size);
+        }
+        #[cfg(not(target_os = "linux"))]
+        if let Some(layout) = Buckets::layout(size) {
+            // Safety: allocated in `new` with this layout, and no longer used.
+            unsafe { std::alloc::dealloc(addr as *mut u8, layout) };
+        }
     }
 
     /// `size` bytes of zeroed memory on a huge-page boundary (or on a boundary of `size`
@@ -178,18 +193,22 @@ impl Buckets {
 }
 
 impl Drop for Buckets {
+    /// A large table is freed on a thread of its own: returning gigabytes of touched pages
+    /// took this machine 100-190 ms, which a search that resizes or clears its table just
+    /// before starting (pbrain's `INFO max_memory`, `YXHASHCLEAR`) would pay from its time.
     fn drop(&mut self) {
-        let size = Buckets::bytes(self.len);
-        #[cfg(target_os = "linux")]
-        // Safety: mapped in `new` with this size, and no longer borrowed.
-        unsafe {
-            libc::munmap(self.ptr.as_ptr().cast(), size);
+        let (addr, len) = (self.ptr.as_ptr() as usize, self.len);
+        if Buckets::bytes(len) > EAGER_ZERO_MAX {
+            let freeing = std::thread::Builder::new()
+                .name("gomoku-free-table".into())
+                // Safety: `self` is going away and hands its memory to this thread alone.
+                .spawn(move || unsafe { Buckets::free(addr, len) });
+            if freeing.is_ok() {
+                return;
+            }
         }
-        #[cfg(not(target_os = "linux"))]
-        if let Some(layout) = Buckets::layout(size) {
-            // Safety: allocated in `new` with this layout, and no longer borrowed.
-            unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), layout) };
-        }
+        // Safety: as above, freed here instead.
+        unsafe { Buckets::free(addr, len) };
     }
 }
 
