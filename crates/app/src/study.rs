@@ -28,6 +28,17 @@ pub const MAX_HASH_MB: usize = crate::pbrain::settings::MAX_HASH_MB;
 /// Most search threads the commands accept (a typo guard: every thread is a real thread).
 pub const MAX_THREADS: usize = 256;
 
+/// Refuses a `--hash-mb` beyond [`MAX_HASH_MB`].
+///
+/// # Errors
+/// The table is too large.
+pub fn check_hash_mb(hash_mb: usize) -> Result<()> {
+    if hash_mb > MAX_HASH_MB {
+        bail!("--hash-mb {hash_mb}: the table is at most {MAX_HASH_MB} MB");
+    }
+    Ok(())
+}
+
 impl ComponentArgs {
     /// The searcher these flags choose, with the engine settings used by pvs and the search
     /// parameter overrides of `--set NAME=VALUE` (see [`parse_overrides`]).
@@ -37,9 +48,7 @@ impl ComponentArgs {
     /// thread count beyond [`MAX_HASH_MB`] or [`MAX_THREADS`], overrides for another search
     /// than pvs, and overrides that are malformed, unknown or out of range.
     pub fn spec(&self, hash_mb: usize, threads: usize, set: &[String]) -> Result<SearcherSpec> {
-        if hash_mb > MAX_HASH_MB {
-            bail!("--hash-mb {hash_mb}: the table is at most {MAX_HASH_MB} MB");
-        }
+        check_hash_mb(hash_mb)?;
         if threads > MAX_THREADS {
             bail!("--threads {threads}: at most {MAX_THREADS} threads");
         }

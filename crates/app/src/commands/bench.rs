@@ -7,7 +7,7 @@
 //! `--positions FILE` runs the same measurements over the positions of a file instead.
 
 use crate::arena::{is_decided, read_records, FileRecord};
-use crate::study::{MAX_HASH_MB, MAX_THREADS};
+use crate::study::MAX_THREADS;
 use anyhow::{bail, Context, Result};
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::record::Record;
@@ -153,12 +153,7 @@ pub fn run(args: &Args) -> Result<()> {
     {
         bail!("--threads must be between 2 and {MAX_THREADS} for the comparison");
     }
-    if args.hash_mb > MAX_HASH_MB {
-        bail!(
-            "--hash-mb {}: the table is at most {MAX_HASH_MB} MB",
-            args.hash_mb
-        );
-    }
+    crate::study::check_hash_mb(args.hash_mb)?;
     if args.runs == 0 {
         bail!("--runs must be at least 1");
     }

@@ -1,6 +1,6 @@
 //! `gomoku serve` (also what `gomoku` does with no subcommand): the board in the browser.
 
-use crate::study::{MAX_HASH_MB, MAX_THREADS};
+use crate::study::MAX_THREADS;
 use crate::web::{serve, ServerConfig};
 use anyhow::{bail, Result};
 use std::time::Duration;
@@ -52,12 +52,7 @@ pub fn run(args: &Args) -> Result<()> {
     if !(1..=MAX_THREADS).contains(&args.threads) {
         bail!("--threads must be between 1 and {MAX_THREADS}");
     }
-    if args.hash_mb > MAX_HASH_MB {
-        bail!(
-            "--hash-mb {}: the table is at most {MAX_HASH_MB} MB",
-            args.hash_mb
-        );
-    }
+    crate::study::check_hash_mb(args.hash_mb)?;
     if args.max_games == 0 {
         bail!("--max-games must be at least 1");
     }
