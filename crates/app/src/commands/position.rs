@@ -58,14 +58,7 @@ pub struct ForbiddenJson {
 /// # Errors
 /// The first bad token, with the reason.
 pub fn build_game(args: &Args) -> Result<Game> {
-    let text = args.moves.join(" ");
-    let game = if args.diagram {
-        let moves = gomoku_engine::notation::parse_moves(&text, args.size)?;
-        Game::setup(args.size, args.rule, &moves)?
-    } else {
-        Game::from_position(args.size, args.rule, &text)?
-    };
-    Ok(game)
+    crate::study::load_position(args.size, args.rule, &args.moves, args.diagram)
 }
 
 fn result_json(size: usize, r: Option<&GameResult>) -> serde_json::Value {

@@ -3,7 +3,7 @@
 use anyhow::{bail, Result};
 use gomoku_engine::notation::{format_moves, format_pos};
 use gomoku_engine::search::format_score;
-use gomoku_engine::{Game, Limits, Rule, SearchEvent, SearchOptions};
+use gomoku_engine::{Limits, Rule, SearchEvent, SearchOptions};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 
@@ -81,20 +81,8 @@ struct ThinkJson {
 /// # Errors
 /// Bad moves, a finished game or a full board.
 pub fn run(args: &Args) -> Result<()> {
-    let text = args.moves.join(" ");
-    let game = if args.diagram {
-        let moves = gomoku_engine::notation::parse_moves(&text, args.size)?;
-        Game::setup(args.size, args.rule, &moves)?
-    } else {
-        Game::from_position(args.size, args.rule, &text)?
-    };
-    if game.is_over() {
-        bail!("the game is already over: nothing to think about");
-    }
+    let game = crate::study::searchable_position(args.size, args.rule, &args.moves, args.diagram)?;
     let board = game.board();
-    if board.is_full() {
-        bail!("the board is full");
-    }
     if args.threads == 0 {
         bail!("--threads must be at least 1");
     }

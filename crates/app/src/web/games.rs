@@ -878,6 +878,13 @@ impl Slot {
             }
         }
         self.cancel_job();
+        self.resume_after_history_change();
+        Ok(())
+    }
+
+    /// After an undo or a redo: the hint and error no longer apply, the side to move's clock
+    /// starts again, and the engine replies if it is its turn in a game with a person.
+    fn resume_after_history_change(&mut self) {
         self.hint = None;
         self.error = None;
         self.turn_started = Instant::now();
@@ -885,7 +892,6 @@ impl Slot {
             self.maybe_start_engine();
         }
         self.changed();
-        Ok(())
     }
 
     /// Replays undone moves (the person's and the engine's reply).
@@ -907,13 +913,7 @@ impl Slot {
         {
             self.redo_one();
         }
-        self.hint = None;
-        self.error = None;
-        self.turn_started = Instant::now();
-        if self.has_person() {
-            self.maybe_start_engine();
-        }
-        self.changed();
+        self.resume_after_history_change();
         Ok(())
     }
 
