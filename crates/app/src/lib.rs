@@ -5,5 +5,7 @@ pub mod arena;
 pub mod cli;
 pub mod commands;
 pub mod pbrain;
+#[cfg(test)]
+mod prop_support;
 pub mod study;
 pub mod web;

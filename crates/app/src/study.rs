@@ -163,3 +163,64 @@ pub fn searchable_position(
     }
     Ok(game)
 }
+
+/// Property tests of the `--set NAME=VALUE` overrides ([`parse_overrides`], [`params_with`]):
+/// any list, random or valid with one entry broken, gives trimmed pairs (one per entry) or an
+/// error quoting the entry without `=` (never a panic); parameters built from accepted
+/// overrides are within their ranges; and pairs written as `NAME=VALUE` read back equal.
+#[cfg(test)]
+mod props {
+    use super::*;
+    use crate::prop_support::{config, near_valid, noise, number};
+    use gomoku_engine::search::params::PARAMS;
+    use proptest::prelude::*;
+
+    /// One `--set` value: a parameter with a value that may be out of range, or anything.
+    fn override_text() -> impl Strategy<Value = String> {
+        let param = prop::sample::select(PARAMS.iter().map(|p| p.name).collect::<Vec<_>>());
+        prop_oneof![
+            3 => near_valid(
+                (param, number()).prop_map(|(p, v)| vec![p.to_string(), v]),
+                "=",
+            ),
+            1 => noise(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn overrides_read_or_fail_cleanly(list in prop::collection::vec(override_text(), 0..4)) {
+            match parse_overrides(&list) {
+                Ok(pairs) => {
+                    prop_assert_eq!(pairs.len(), list.len());
+                    for (o, (name, value)) in list.iter().zip(&pairs) {
+                        prop_assert!(o.contains('='));
+                        prop_assert_eq!(name.trim(), name.as_str());
+                        prop_assert_eq!(value.trim(), value.as_str());
+                        prop_assert!(!name.contains('='));
+                    }
+                    match params_with(&list) {
+                        Ok(p) => prop_assert!(p.validate().is_ok()),
+                        Err(e) => prop_assert!(e.to_string().starts_with("search parameter: ")),
+                    }
+                }
+                Err(e) => {
+                    let bad = list.iter().find(|o| !o.contains('=')).expect("an entry without =");
+                    prop_assert!(e.to_string().contains(&format!("--set '{bad}'")), "{}", e);
+                    prop_assert!(params_with(&list).is_err());
+                }
+            }
+        }
+
+        #[test]
+        fn overrides_round_trip(pairs in prop::collection::vec(
+            ("[a-z_]{0,12}", "([!-~]([ -~]{0,8}[!-~])?)?"),
+            0..4,
+        )) {
+            let list: Vec<String> = pairs.iter().map(|(n, v)| format!("{n}={v}")).collect();
+            prop_assert_eq!(parse_overrides(&list).map_err(|e| e.to_string()), Ok(pairs));
+        }
+    }
+}

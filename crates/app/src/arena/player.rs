@@ -410,3 +410,214 @@ mod tests {
         }
     }
 }
+
+/// Property tests of the player specs of `match --p1/--p2` ([`PlayerSpec`]'s `FromStr`) and of
+/// the engine command lines in them ([`split_command`]): any spec, random or a valid one with
+/// one token broken, gives a player within the limits or an error (never a panic); a spec
+/// written from random settings reads back as those settings; a command line written with
+/// quotes reads back as its words.
+#[cfg(test)]
+mod props {
+    use super::*;
+    use crate::prop_support::{config, near_valid, noise, number, weird_token};
+    use gomoku_engine::search::params::PARAMS;
+    use gomoku_engine::search::SearchParams;
+    use gomoku_engine::study::EvalKind;
+    use proptest::prelude::*;
+
+    /// `key=value` tokens of a spec, most of them sensible.
+    fn spec_tokens() -> impl Strategy<Value = Vec<String>> + Clone {
+        let value = |words: Vec<&'static str>| {
+            prop_oneof![
+                3 => prop::sample::select(words).prop_map(str::to_string),
+                1 => weird_token(),
+            ]
+            .boxed()
+        };
+        let param = prop::sample::select(PARAMS.iter().map(|p| p.name).collect::<Vec<_>>());
+        let token = prop_oneof![
+            value(vec!["pvs", "alphabeta", "minimax", "greedy", "mcts"])
+                .prop_map(|v| format!("search={v}")),
+            value(vec!["pattern", "tuple"]).prop_map(|v| format!("eval={v}")),
+            value(vec!["on", "off", "yes", "0"]).prop_map(|v| format!("ordering={v}")),
+            prop_oneof!["depth", "time", "time-ms", "nodes", "hash", "threads"]
+                .prop_flat_map(|k| (Just(k), number()))
+                .prop_map(|(k, v)| format!("{k}={v}")),
+            "[a-z]{0,8}".prop_map(|v| format!("name={v}")),
+            (param, prop_oneof![number(), weird_token()]).prop_map(|(p, v)| format!("set={p}:{v}")),
+            value(vec!["pvs", "greedy"]),
+        ];
+        prop::collection::vec(token, 1..5)
+    }
+
+    /// A spec as a person might write it.
+    fn spec_text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => near_valid(spec_tokens(), ","),
+            2 => near_valid(spec_tokens(), " "),
+            1 => noise().prop_map(|t| format!("cmd:{t}")),
+            1 => noise(),
+        ]
+    }
+
+    /// `words` as one command line, each word single-quoted.
+    fn quoted(words: &[String], sep: &str) -> String {
+        words
+            .iter()
+            .map(|w| format!("'{}'", w.replace('\\', "\\\\").replace('\'', "\\'")))
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
+
+    /// Settings of an internal player and the spec that says them.
+    #[derive(Clone, Debug)]
+    struct Settings {
+        search: SearchKind,
+        eval: EvalKind,
+        ordering: bool,
+        depth: Option<i32>,
+        time_ms: Option<u64>,
+        nodes: Option<u64>,
+        hash_mb: Option<usize>,
+        threads: Option<usize>,
+        name: Option<String>,
+        params: Vec<(String, String)>,
+    }
+
+    fn settings() -> impl Strategy<Value = Settings> {
+        let defaults = SearchParams::default();
+        let param = prop::sample::select(
+            PARAMS
+                .iter()
+                .map(|p| (p.name.to_string(), p.get(&defaults)))
+                .collect::<Vec<_>>(),
+        );
+        (
+            prop::sample::select(SearchKind::ALL.to_vec()),
+            prop::sample::select(EvalKind::ALL.to_vec()),
+            any::<bool>(),
+            (
+                prop::option::of(1..=MAX_DEPTH),
+                prop::option::of(any::<u64>()),
+                prop::option::of(any::<u64>()),
+            ),
+            prop::option::of(1..=MAX_HASH_MB),
+            prop::option::of(1..=MAX_THREADS),
+            prop::option::of("[A-Za-z0-9_./-]{1,12}"),
+            prop::collection::vec(param, 0..3),
+        )
+            .prop_map(
+                |(
+                    search,
+                    eval,
+                    ordering,
+                    (depth, time_ms, nodes),
+                    hash_mb,
+                    threads,
+                    name,
+                    params,
+                )| {
+                    let pvs = search == SearchKind::Pvs;
+                    Settings {
+                        search,
+                        // the engine's search only runs with its own evaluation, and takes
+                        // parameter overrides only for itself
+                        eval: if pvs { EvalKind::Pattern } else { eval },
+                        ordering,
+                        depth,
+                        time_ms,
+                        nodes,
+                        hash_mb,
+                        threads,
+                        name,
+                        params: if pvs { params } else { Vec::new() },
+                    }
+                },
+            )
+    }
+
+    fn spec_of(s: &Settings, sep: &str) -> String {
+        let mut t = vec![
+            format!("search={}", s.search),
+            format!("eval={}", s.eval),
+            format!("ordering={}", if s.ordering { "on" } else { "off" }),
+        ];
+        let mut opt = |k: &str, v: Option<String>| {
+            if let Some(v) = v {
+                t.push(format!("{k}={v}"));
+            }
+        };
+        opt("depth", s.depth.map(|v| v.to_string()));
+        opt("time", s.time_ms.map(|v| v.to_string()));
+        opt("nodes", s.nodes.map(|v| v.to_string()));
+        opt("hash", s.hash_mb.map(|v| v.to_string()));
+        opt("threads", s.threads.map(|v| v.to_string()));
+        opt("name", s.name.clone());
+        for (n, v) in &s.params {
+            t.push(format!("set={n}:{v}"));
+        }
+        t.join(sep)
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn specs_read_or_fail_cleanly(text in spec_text()) {
+            match text.parse::<PlayerSpec>() {
+                Ok(p) => match &p.kind {
+                    PlayerKind::Internal(s) => {
+                        prop_assert!(s.validate().is_ok());
+                        prop_assert!(p.depth.is_none_or(|d| (1..=MAX_DEPTH).contains(&d)));
+                        prop_assert!((1..=MAX_HASH_MB).contains(&s.engine.hash_mb));
+                        prop_assert!((1..=MAX_THREADS).contains(&s.engine.threads));
+                    }
+                    PlayerKind::External(words) => {
+                        prop_assert!(!words.is_empty());
+                        prop_assert!(text.trim_start().starts_with("cmd:"));
+                    }
+                },
+                Err(e) => prop_assert!(!e.to_string().is_empty()),
+            }
+        }
+
+        #[test]
+        fn internal_specs_round_trip(s in settings(), comma in any::<bool>()) {
+            let text = spec_of(&s, if comma { "," } else { " " });
+            let p: PlayerSpec = text.parse().map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+            let PlayerKind::Internal(spec) = &p.kind else {
+                return Err(TestCaseError::fail("an internal player expected"));
+            };
+            prop_assert_eq!(spec.search, s.search);
+            prop_assert_eq!(spec.eval, s.eval);
+            prop_assert_eq!(spec.ordering, s.ordering);
+            prop_assert_eq!(spec.engine.hash_mb, s.hash_mb.unwrap_or(MATCH_HASH_MB));
+            prop_assert_eq!(spec.engine.threads, s.threads.unwrap_or(1));
+            prop_assert_eq!(&spec.params, &s.params);
+            prop_assert_eq!((p.depth, p.time_ms, p.nodes), (s.depth, s.time_ms, s.nodes));
+            prop_assert_eq!(p.name, s.name.clone().unwrap_or_else(|| spec.label()));
+        }
+
+        #[test]
+        fn command_lines_read_or_fail_cleanly(line in noise()) {
+            match split_command(&line) {
+                Ok(words) => {
+                    prop_assert!(!words.is_empty());
+                    prop_assert_eq!(split_command(&quoted(&words, " ")), Ok(words));
+                }
+                Err(e) => prop_assert!(!e.is_empty()),
+            }
+        }
+
+        #[test]
+        fn quoted_command_lines_round_trip(
+            words in prop::collection::vec(prop_oneof!["[ -~]{0,8}", ".{0,4}"], 1..5),
+            sep in prop_oneof![Just(" "), Just("  "), Just("\t")],
+        ) {
+            let line = quoted(&words, sep);
+            prop_assert_eq!(split_command(&line), Ok(words.clone()));
+            let p: PlayerSpec = format!("cmd:{line}").parse().map_err(|e| TestCaseError::fail(format!("{e}")))?;
+            prop_assert_eq!(p.kind, PlayerKind::External(words));
+        }
+    }
+}

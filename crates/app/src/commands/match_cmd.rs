@@ -135,12 +135,17 @@ fn parse_sprt(text: &str, alpha: f64, beta: f64) -> Result<Sprt> {
     let [a, b] = parts.as_slice() else {
         bail!("--sprt '{text}': expected ELO0,ELO1 (e.g. 0,50)");
     };
-    let elo0: f64 = a
-        .parse()
-        .with_context(|| format!("--sprt '{text}': '{a}' is not a number"))?;
-    let elo1: f64 = b
-        .parse()
-        .with_context(|| format!("--sprt '{text}': '{b}' is not a number"))?;
+    let elo = |t: &str| -> Result<f64> {
+        let v: f64 = t
+            .parse()
+            .with_context(|| format!("--sprt '{text}': '{t}' is not a number"))?;
+        // `f64` also reads `NaN` and `inf`, with which the test never decides
+        if !v.is_finite() {
+            bail!("--sprt '{text}': '{t}' is not a finite number");
+        }
+        Ok(v)
+    };
+    let (elo0, elo1) = (elo(a)?, elo(b)?);
     if elo1 <= elo0 {
         bail!("--sprt '{text}': ELO1 must be larger than ELO0");
     }
@@ -458,5 +463,116 @@ mod tests {
         assert!(parse_sprt("50,0", 0.05, 0.05).is_err());
         assert!(parse_sprt("a,5", 0.05, 0.05).is_err());
         assert!(parse_sprt("0,5", 0.7, 0.05).is_err());
+    }
+
+    #[test]
+    fn sprt_elo_must_be_finite() {
+        // found by the property test below: `NaN,0` was accepted (NaN compares false)
+        for (text, bad) in [
+            ("NaN,0", "'NaN'"),
+            ("0,inf", "'inf'"),
+            ("-inf,0", "'-inf'"),
+            ("0,1e400", "'1e400'"),
+        ] {
+            let e = parse_sprt(text, 0.05, 0.05).expect_err(text).to_string();
+            assert!(e.contains(&format!("{bad} is not a finite number")), "{e}");
+        }
+    }
+}
+
+/// Property tests of `--sprt ELO0,ELO1` with `--alpha` and `--beta` ([`parse_sprt`]): any
+/// text and probabilities, random or valid with one number broken, give a test whose
+/// log-likelihood ratio and bounds are finite numbers for every tally, or an error naming
+/// the flag (never a panic); valid settings read back as themselves.
+#[cfg(test)]
+mod props {
+    use super::*;
+    use crate::arena::elo::Tally;
+    use crate::prop_support::{config, near_valid, number};
+    use proptest::prelude::*;
+
+    /// An Elo difference as written on the command line.
+    fn elo() -> impl Strategy<Value = String> + Clone {
+        prop_oneof![
+            3 => (-500i32..500).prop_map(|v| v.to_string()),
+            1 => (-1000.0f64..1000.0).prop_map(|v| v.to_string()),
+            1 => prop::sample::select(vec!["NaN", "inf", "-infinity", "1e400", "-0", "1e300"])
+                .prop_map(str::to_string),
+            2 => number(),
+        ]
+    }
+
+    /// A probability, often a strange one.
+    fn probability() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            3 => 0.001f64..0.499,
+            1 => prop::sample::select(vec![
+                0.0,
+                0.5,
+                -0.1,
+                1.0,
+                f64::NAN,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::MIN_POSITIVE,
+            ]),
+            1 => any::<f64>(),
+        ]
+    }
+
+    fn tally() -> impl Strategy<Value = Tally> {
+        (0u32..1000, 0u32..1000, 0u32..1000).prop_map(|(wins, losses, draws)| Tally {
+            wins,
+            losses,
+            draws,
+        })
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn sprt_settings_read_or_fail_cleanly(
+            text in near_valid((elo(), elo()).prop_map(|(a, b)| vec![a, b]), ","),
+            alpha in probability(),
+            beta in probability(),
+            tallies in prop::collection::vec(tally(), 1..4),
+        ) {
+            match parse_sprt(&text, alpha, beta) {
+                Ok(s) => {
+                    prop_assert!(s.elo0.is_finite() && s.elo1.is_finite(), "{:?}", s);
+                    prop_assert!(s.elo1 > s.elo0);
+                    prop_assert!(s.alpha > 0.0 && s.alpha < 0.5 && s.beta > 0.0 && s.beta < 0.5);
+                    let (lo, hi) = s.bounds();
+                    prop_assert!(lo.is_finite() && hi.is_finite() && lo < hi);
+                    for t in &tallies {
+                        prop_assert!(s.llr(t).is_finite(), "{:?} {:?}", s, t);
+                    }
+                }
+                Err(e) => {
+                    let msg = format!("{e:#}");
+                    prop_assert!(
+                        msg.starts_with("--sprt") || msg.starts_with("--alpha") || msg.starts_with("--beta"),
+                        "{}",
+                        msg
+                    );
+                }
+            }
+        }
+
+        #[test]
+        fn sprt_settings_round_trip(
+            elo0 in -1000i32..1000,
+            gap in 1i32..500,
+            alpha in 0.001f64..0.499,
+            beta in 0.001f64..0.499,
+        ) {
+            let text = format!("{elo0}, {}", elo0 + gap);
+            let s = parse_sprt(&text, alpha, beta).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(
+                (s.elo0, s.elo1, s.alpha, s.beta),
+                (f64::from(elo0), f64::from(elo0 + gap), alpha, beta)
+            );
+        }
     }
 }

@@ -302,3 +302,194 @@ mod tests {
         );
     }
 }
+
+/// Property tests of [`parse`]: any line, random or a valid command with one token broken,
+/// gives a command or a short error (never a panic), a command read from a line reads back
+/// equal from its canonical spelling, and every command, written in any letter case and with
+/// any line ending, reads back as itself.
+#[cfg(test)]
+mod props {
+    use super::*;
+    use crate::prop_support::{config, near_valid, noise, number};
+    use proptest::prelude::*;
+
+    /// A command with arguments a manager might send.
+    fn command() -> BoxedStrategy<Command> {
+        let point = prop_oneof!["[0-9]{1,2},[0-9]{1,2}", "[!-~]{1,12}"];
+        prop_oneof![
+            any::<usize>().prop_map(Command::Start),
+            (any::<usize>(), any::<usize>()).prop_map(|(w, h)| Command::RectStart(w, h)),
+            Just(Command::Restart),
+            Just(Command::Begin),
+            point.clone().prop_map(Command::Turn),
+            any::<bool>().prop_map(|think| Command::Board { think }),
+            point.clone().prop_map(Command::Takeback),
+            Just(Command::End),
+            Just(Command::About),
+            point.prop_map(Command::Play),
+            ("[a-z_]{1,12}", "([!-~]{1,6}( [!-~]{1,6}){0,3})?")
+                .prop_map(|(key, value)| Command::Info { key, value }),
+            Just(Command::ShowForbid),
+            Just(Command::Stop),
+            Just(Command::HashClear),
+            Just(Command::ShowInfo),
+            (1..=usize::MAX).prop_map(Command::NBest),
+        ]
+        .boxed()
+    }
+
+    /// The canonical line of a command.
+    fn line_of(c: &Command) -> String {
+        match c {
+            Command::Start(n) => format!("START {n}"),
+            Command::RectStart(w, h) => format!("RECTSTART {w},{h}"),
+            Command::Restart => "RESTART".into(),
+            Command::Begin => "BEGIN".into(),
+            Command::Turn(p) => format!("TURN {p}"),
+            Command::Board { think: true } => "BOARD".into(),
+            Command::Board { think: false } => "YXBOARD".into(),
+            Command::Takeback(p) => format!("TAKEBACK {p}"),
+            Command::End => "END".into(),
+            Command::About => "ABOUT".into(),
+            Command::Play(p) => format!("PLAY {p}"),
+            Command::Info { key, value } => format!("INFO {key} {value}"),
+            Command::ShowForbid => "YXSHOWFORBID".into(),
+            Command::Stop => "YXSTOP".into(),
+            Command::HashClear => "YXHASHCLEAR".into(),
+            Command::ShowInfo => "YXSHOWINFO".into(),
+            Command::NBest(n) => format!("YXNBEST {n}"),
+        }
+    }
+
+    /// `text` with the letters whose bit is set in `mask` in lower case.
+    fn mixed_case(text: &str, mask: u64) -> String {
+        text.chars()
+            .enumerate()
+            .map(|(i, c)| {
+                if mask >> (i % 64) & 1 == 1 {
+                    c.to_ascii_lowercase()
+                } else {
+                    c
+                }
+            })
+            .collect()
+    }
+
+    /// The words of a command line, some with numbers that may be wrong.
+    fn line_tokens() -> impl Strategy<Value = Vec<String>> + Clone {
+        let words = prop::sample::select(vec![
+            "START",
+            "RECTSTART",
+            "RESTART",
+            "BEGIN",
+            "TURN",
+            "BOARD",
+            "YXBOARD",
+            "TAKEBACK",
+            "END",
+            "ABOUT",
+            "PLAY",
+            "INFO",
+            "YXSHOWFORBID",
+            "STOP",
+            "YXSTOP",
+            "YXHASHCLEAR",
+            "YXSHOWINFO",
+            "YXNBEST",
+            "DONE",
+            "start",
+            "info",
+        ]);
+        (
+            words,
+            prop::collection::vec(number(), 0..3),
+            prop_oneof![Just(","), Just(" "), Just(", ")],
+        )
+            .prop_map(|(w, args, sep)| {
+                let mut t = vec![w.to_string()];
+                if !args.is_empty() {
+                    t.push(args.join(sep));
+                }
+                t
+            })
+    }
+
+    /// What an `Ok` answer must satisfy, given the cleaned line.
+    fn check_command(line: &str, c: &Command) -> Result<(), TestCaseError> {
+        let line = clean(line);
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (line, ""),
+        };
+        let word = word.to_ascii_uppercase();
+        match c {
+            Command::Start(n) => prop_assert_eq!(rest.parse::<usize>().ok(), Some(*n)),
+            Command::NBest(n) => prop_assert!(*n >= 1),
+            Command::Turn(p) | Command::Takeback(p) | Command::Play(p) => {
+                prop_assert!(!p.is_empty() && p.as_str() == rest);
+            }
+            Command::Info { key, value } => {
+                prop_assert!(!key.is_empty() && !key.contains(char::is_whitespace));
+                prop_assert_eq!(key.clone(), key.to_ascii_lowercase());
+                prop_assert_eq!(value.trim(), value.as_str());
+            }
+            _ => {}
+        }
+        // the command's canonical word is the one on the line (STOP and YXSTOP are one)
+        let canonical = line_of(c);
+        let canonical_word = canonical.split(' ').next().unwrap_or_default();
+        prop_assert!(
+            canonical_word == word || (word == "STOP" && canonical_word == "YXSTOP"),
+            "{} read as {:?}",
+            line,
+            c
+        );
+        prop_assert_eq!(parse(&canonical), Ok(c.clone()));
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn any_line_is_a_command_or_a_short_error(line in prop_oneof![
+            near_valid(line_tokens(), " "),
+            near_valid(
+                command().prop_map(|c| line_of(&c).split(' ').map(str::to_string).collect()),
+                " ",
+            ),
+            noise(),
+            (line_tokens(), "[ -~]{200,400}").prop_map(|(t, long)| format!("{} {long}", t[0])),
+        ]) {
+            match parse(&line) {
+                Ok(c) => check_command(&line, &c)?,
+                Err(e) => {
+                    let msg = e.to_string();
+                    prop_assert!(!msg.is_empty());
+                    // replies quote at most the start of the line
+                    prop_assert!(msg.len() <= 2 * (4 * QUOTE_MAX + 30) + 60, "{}", msg);
+                }
+            }
+        }
+
+        #[test]
+        fn commands_round_trip(c in command(), mask in any::<u64>(), ending in prop::sample::select(vec!["", "\n", "\r\n", "\r", " \t\r\n"])) {
+            let line = line_of(&c);
+            let (word, rest) = line.split_once(' ').unwrap_or((&line, ""));
+            let written = if rest.is_empty() {
+                format!("{}{ending}", mixed_case(word, mask))
+            } else {
+                format!("{} {rest}{ending}", mixed_case(word, mask))
+            };
+            prop_assert_eq!(parse(&written), Ok(c));
+        }
+
+        #[test]
+        fn info_int_is_total(key in "[a-z_]{1,12}", value in number()) {
+            match info_int(&key, &value) {
+                Ok(v) => prop_assert_eq!(value.trim().parse::<i64>(), Ok(v)),
+                Err(e) => prop_assert!(e.starts_with(&format!("INFO {key}: '")) && e.len() < 600, "{}", e),
+            }
+        }
+    }
+}

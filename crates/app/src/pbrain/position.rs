@@ -448,3 +448,75 @@ mod tests {
         assert_eq!(f.forbid_line(), "FORBID .");
     }
 }
+
+/// Property tests of [`parse_field_line`]: any line, random or a valid `x,y,field` with one
+/// part broken, gives a point on the board or a short error that quotes the line (never a
+/// panic), and every valid line reads back as the point and field it was written from.
+#[cfg(test)]
+mod props {
+    use super::*;
+    use crate::pbrain::command::QUOTE_MAX;
+    use crate::prop_support::{config, near_valid, number};
+    use proptest::prelude::*;
+
+    fn field_digit(f: Field) -> u8 {
+        match f {
+            Field::Own => 1,
+            Field::Opponent => 2,
+            Field::Dead => 3,
+        }
+    }
+
+    /// A coordinate, mostly on a board.
+    fn coordinate() -> impl Strategy<Value = String> + Clone {
+        prop_oneof![
+            6 => (0usize..22).prop_map(|v| v.to_string()),
+            1 => number(),
+        ]
+    }
+
+    fn field() -> impl Strategy<Value = Field> {
+        prop::sample::select(vec![Field::Own, Field::Opponent, Field::Dead])
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn field_lines_read_or_fail_cleanly(
+            size in 5usize..=22,
+            line in near_valid(
+                (coordinate(), coordinate(), prop_oneof![4 => "[0-4]", 1 => number()])
+                    .prop_map(|(x, y, f)| vec![x, y, f]),
+                ",",
+            ),
+        ) {
+            match parse_field_line(&line, size) {
+                Ok((p, f)) => {
+                    prop_assert!(p.is_point() && p.x() < size && p.y() < size, "{:?}", p);
+                    let again = format!("{},{},{}", p.x(), p.y(), field_digit(f));
+                    prop_assert_eq!(parse_field_line(&again, size), Ok((p, f)));
+                }
+                Err(e) => {
+                    let quoted = excerpt(&line);
+                    prop_assert!(e.starts_with(&format!("'{quoted}'")), "{}", e);
+                    prop_assert!(e.len() <= 3 * (4 * QUOTE_MAX + 30) + 80, "{}", e);
+                }
+            }
+        }
+
+        #[test]
+        fn field_lines_round_trip(
+            (size, x, y) in (5usize..=22).prop_flat_map(|n| (Just(n), 0..n, 0..n)),
+            f in field(),
+            spaced in any::<bool>(),
+        ) {
+            let line = if spaced {
+                format!(" {x} , {y} , {} ", field_digit(f))
+            } else {
+                format!("{x},{y},{}", field_digit(f))
+            };
+            prop_assert_eq!(parse_field_line(&line, size), Ok((Pos::new(x, y), f)));
+        }
+    }
+}

@@ -180,3 +180,115 @@ mod tests {
         assert!(parse("Piskvorky 15x15, 11:11, 0\n0,3,0").is_err());
     }
 }
+
+/// Property tests of [`parse`] and [`format`]: any text, random or a valid record with one line
+/// or number broken, gives a game on a supported board or an error (never a panic), and a
+/// random legal game written by [`format`] reads back with the same size, moves and times,
+/// and replays as a legal game.
+#[cfg(test)]
+mod props {
+    use super::*;
+    use crate::prop_support::{config, near_valid, noise, number};
+    use gomoku_engine::{Game, Rule};
+    use proptest::prelude::*;
+    use proptest::sample::Index;
+
+    /// A legal game: random empty points until the game ends or `len` moves are played.
+    fn legal_game(size: usize, rule: Rule, picks: &[Index]) -> Vec<Pos> {
+        let mut g = Game::new(size, rule).expect("valid size");
+        for i in picks {
+            if g.is_over() {
+                break;
+            }
+            let b = g.board();
+            let empty: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
+            if empty.is_empty() {
+                break;
+            }
+            g.play(empty[i.index(empty.len())]).expect("an empty point");
+        }
+        g.board().moves().to_vec()
+    }
+
+    /// A legal game with times, on a random board and rule.
+    fn timed_game() -> impl Strategy<Value = (usize, Rule, Vec<(Pos, u64)>)> {
+        (
+            5usize..=22,
+            prop::sample::select(Rule::ALL.to_vec()),
+            prop::collection::vec((any::<Index>(), any::<u64>()), 0..80),
+        )
+            .prop_map(|(size, rule, picks)| {
+                let idx: Vec<Index> = picks.iter().map(|p| p.0).collect();
+                let moves = legal_game(size, rule, &idx);
+                let timed = moves.iter().zip(&picks).map(|(&p, t)| (p, t.1)).collect();
+                (size, rule, timed)
+            })
+    }
+
+    /// The lines of a record, some of the numbers strange.
+    fn record_lines() -> impl Strategy<Value = Vec<String>> + Clone {
+        (
+            prop_oneof![
+                3 => (5usize..=22).prop_map(|n| n.to_string()),
+                1 => number(),
+            ],
+            prop::collection::vec((number(), number(), prop::option::of(number())), 0..12),
+            prop::collection::vec("[ -~]{0,12}", 0..3),
+        )
+            .prop_map(|(n, moves, trailer)| {
+                let mut lines = vec![format!("Piskvorky {n}x{n}, 11:11, 0")];
+                for (x, y, ms) in moves {
+                    lines.push(match ms {
+                        Some(ms) => format!("{x},{y},{ms}"),
+                        None => format!("{x},{y}"),
+                    });
+                }
+                lines.extend(trailer);
+                lines
+            })
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn any_text_reads_or_fails_cleanly(text in prop_oneof![
+            near_valid(record_lines(), "\n"),
+            near_valid(record_lines(), "\r\n"),
+            noise(),
+        ]) {
+            match parse(&text) {
+                Ok(g) => {
+                    prop_assert_eq!(check_size(g.size).ok(), Some(g.size));
+                    for &(p, _) in &g.moves {
+                        prop_assert!(p.is_point() && p.x() < g.size && p.y() < g.size);
+                    }
+                    // what was read writes back as a record that reads the same
+                    let again = format(g.size, &g.moves, "black", "white");
+                    prop_assert_eq!(parse(&again), Ok(g));
+                }
+                Err(e) => prop_assert!(!e.is_empty()),
+            }
+        }
+
+        #[test]
+        fn legal_games_round_trip(
+            (size, rule, moves) in timed_game(),
+            black in "[A-Za-z][A-Za-z0-9 ()._-]{0,15}",
+            white in "[A-Za-z][A-Za-z0-9 ()._-]{0,15}",
+            crlf in any::<bool>(),
+        ) {
+            let mut text = format(size, &moves, &black, &white);
+            if crlf {
+                text = text.replace('\n', "\r\n");
+            }
+            let back = parse(&text);
+            prop_assert_eq!(&back, &Ok(PsqGame { size, moves: moves.clone() }));
+            // and the moves replay as the game they came from
+            let mut g = Game::new(size, rule).expect("valid size");
+            for (p, _) in moves {
+                prop_assert!(g.play(p).is_ok());
+            }
+        }
+    }
+}
