@@ -301,13 +301,26 @@ async fn play_in_headless_chromium() {
         .find(Locator::Css("[data-testid=board] .hit[data-point=i9]"))
         .await
         .expect("point i9");
-    let hover = MouseActions::new("mouse".to_string()).then(PointerAction::MoveToElement {
-        element: i9,
-        duration: None,
-        x: 0.0,
-        y: 0.0,
-    });
-    c.perform_actions(hover).await.expect("hover");
+    let hover = |element| {
+        MouseActions::new("mouse".to_string()).then(PointerAction::MoveToElement {
+            element,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        })
+    };
+    // the driver refused the move once in a loaded run of the whole suite: tried again once,
+    // with the point found afresh
+    if let Err(first) = c.perform_actions(hover(i9)).await {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let i9 = c
+            .find(Locator::Css("[data-testid=board] .hit[data-point=i9]"))
+            .await
+            .expect("point i9");
+        c.perform_actions(hover(i9))
+            .await
+            .unwrap_or_else(|e| panic!("hover: {e} (the first try: {first})"));
+    }
     let fill = js(
         &c,
         "return getComputedStyle(document.querySelector('.hit[data-point=i9]')).fill;",
