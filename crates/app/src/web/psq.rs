@@ -16,6 +16,7 @@
 //! error rather than the start of the trailer, so that a damaged record is never cut short
 //! without a word.
 
+use crate::pbrain::command::excerpt;
 use gomoku_engine::notation::check_size;
 use gomoku_engine::Pos;
 
@@ -61,15 +62,18 @@ pub fn parse(text: &str) -> Result<PsqGame, String> {
         let coord = |t: &str| t.parse::<usize>().ok().filter(|v| (1..=size).contains(v));
         let (Some(x), Some(y)) = (coord(fields[0]), coord(fields[1])) else {
             return Err(format!(
-                "move {} '{line}': off the {size}x{size} board (psq coordinates are 1-based)",
-                n + 1
+                "move {} '{}': off the {size}x{size} board (psq coordinates are 1-based)",
+                n + 1,
+                excerpt(line)
             ));
         };
         let ms = match fields.get(2) {
             Some(t) => t.parse::<u64>().map_err(|_| {
                 format!(
-                    "move {} '{line}': the time '{t}' is not a number of milliseconds",
-                    n + 1
+                    "move {} '{}': the time '{}' is not a number of milliseconds",
+                    n + 1,
+                    excerpt(line),
+                    excerpt(t)
                 )
             })?,
             None => 0,
@@ -80,8 +84,12 @@ pub fn parse(text: &str) -> Result<PsqGame, String> {
 }
 
 fn parse_header(header: &str) -> Result<usize, String> {
-    let bad =
-        || format!("'{header}': a .psq record starts with a line like 'Piskvorky 15x15, 11:11, 0'");
+    let bad = || {
+        format!(
+            "'{}': a .psq record starts with a line like 'Piskvorky 15x15, 11:11, 0'",
+            excerpt(header)
+        )
+    };
     let rest = header
         .get(..9)
         .filter(|h| h.eq_ignore_ascii_case("piskvorky"))
@@ -94,7 +102,10 @@ fn parse_header(header: &str) -> Result<usize, String> {
         _ => return Err(bad()),
     };
     if w != h {
-        return Err(format!("'{header}': only square boards are supported"));
+        return Err(format!(
+            "'{}': only square boards are supported",
+            excerpt(header)
+        ));
     }
     check_size(w).map_err(|e| e.to_string())
 }
@@ -118,6 +129,25 @@ mod tests {
 
     fn pos(s: &str) -> Pos {
         parse_pos(s, 15).unwrap()
+    }
+
+    #[test]
+    fn errors_quote_a_long_line_cut_short() {
+        let long = "x".repeat(100_000);
+        let e = parse(&format!("Piskvorky {long}\n")).unwrap_err();
+        assert!(
+            e.len() < 400 && e.contains("(100010 bytes)"),
+            "{}",
+            &e[..200]
+        );
+        // a time of 100000 digits, too large for a number of milliseconds
+        let digits = "9".repeat(100_000);
+        let e = parse(&format!("Piskvorky 15x15, 11:11, 0\n8,8,{digits}\n")).unwrap_err();
+        assert!(
+            e.len() < 600 && e.contains("(100000 bytes)"),
+            "{}",
+            &e[..200]
+        );
     }
 
     #[test]
