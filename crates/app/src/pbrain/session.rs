@@ -551,10 +551,10 @@ mod tests {
     use std::io::Write;
     use std::sync::mpsc;
 
-    /// Collects output lines into a channel.
-    struct Lines {
-        tx: mpsc::Sender<String>,
-        buf: Vec<u8>,
+    /// Collects output lines into a channel (the property tests below use it too).
+    pub(super) struct Lines {
+        pub(super) tx: mpsc::Sender<String>,
+        pub(super) buf: Vec<u8>,
     }
 
     impl Write for Lines {
@@ -816,37 +816,12 @@ mod tests {
 #[cfg(test)]
 mod props {
     use super::super::channel;
+    use super::tests::Lines;
     use super::*;
     use crate::prop_support::{mutate, noise, number, weird_token};
     use proptest::prelude::*;
     use proptest::sample::Index;
-    use std::io::Write;
     use std::sync::mpsc;
-
-    /// Output lines into a channel.
-    struct Lines {
-        tx: mpsc::Sender<String>,
-        buf: Vec<u8>,
-    }
-
-    impl Write for Lines {
-        fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-            for &b in data {
-                if b == b'\n' {
-                    let _ = self
-                        .tx
-                        .send(String::from_utf8_lossy(&self.buf).into_owned());
-                    self.buf.clear();
-                } else {
-                    self.buf.push(b);
-                }
-            }
-            Ok(data.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     /// A coordinate, mostly on a board.
     fn coordinate() -> BoxedStrategy<String> {
