@@ -135,7 +135,12 @@ impl std::str::FromStr for PlayerSpec {
                     }
                     spec.engine.threads = n.max(1);
                 }
-                "name" => name = Some(v.to_string()),
+                "name" => {
+                    if v.is_empty() {
+                        bail!("'{w}': the name is empty (e.g. name=engine)");
+                    }
+                    name = Some(v.to_string());
+                }
                 "set" => {
                     let Some((pn, pv)) = v.split_once(':') else {
                         bail!("'{w}': expected set=NAME:VALUE (a search parameter override)");
@@ -362,6 +367,11 @@ mod tests {
         assert_eq!(p.time_ms, Some(200));
         assert_eq!(p.name, "engine");
         assert_eq!(p.describe(100), "engine (200 ms)");
+        let e = "pvs name="
+            .parse::<PlayerSpec>()
+            .expect_err("an empty name")
+            .to_string();
+        assert!(e.contains("'name=': the name is empty"), "{e}");
         let p: PlayerSpec = "alphabeta ordering=off".parse().expect("valid");
         assert_eq!(p.name, "alphabeta-noorder/pattern");
         let p: PlayerSpec = "pvs set=lmr_scale_pct:120,set=futility_per_ply:50"
@@ -443,7 +453,7 @@ mod props {
             prop_oneof!["depth", "time", "time-ms", "nodes", "hash", "threads"]
                 .prop_flat_map(|k| (Just(k), number()))
                 .prop_map(|(k, v)| format!("{k}={v}")),
-            "[a-z]{0,8}".prop_map(|v| format!("name={v}")),
+            "[a-z]{1,8}".prop_map(|v| format!("name={v}")),
             (param, prop_oneof![number(), weird_token()]).prop_map(|(p, v)| format!("set={p}:{v}")),
             value(vec!["pvs", "greedy"]),
         ];

@@ -69,7 +69,8 @@ pub struct Args {
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Sequential probability ratio test of p1 against p2: ELO0,ELO1 (e.g. 0,50).
+    /// Sequential probability ratio test of p1 against p2: ELO0,ELO1 (e.g. 0,50), each within
+    /// -1000..1000.
     #[arg(long, value_name = "ELO0,ELO1")]
     pub sprt: Option<String>,
     /// SPRT: probability of accepting H1 when H0 holds.
@@ -130,6 +131,10 @@ struct MatchJson<'a> {
     records: &'a [GameRecord],
 }
 
+/// The largest Elo difference an SPRT bound may name: a score of 99.7%. Past it the expected
+/// scores of the two hypotheses run together (1e300 and 2e300 both expect exactly 1).
+const MAX_SPRT_ELO: f64 = 1000.0;
+
 fn parse_sprt(text: &str, alpha: f64, beta: f64) -> Result<Sprt> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
     let [a, b] = parts.as_slice() else {
@@ -142,6 +147,10 @@ fn parse_sprt(text: &str, alpha: f64, beta: f64) -> Result<Sprt> {
         // `f64` also reads `NaN` and `inf`, with which the test never decides
         if !v.is_finite() {
             bail!("--sprt '{text}': '{t}' is not a finite number");
+        }
+        // beyond this both hypotheses expect a score of 1 (or 0) and the test never decides
+        if v.abs() > MAX_SPRT_ELO {
+            bail!("--sprt '{text}': '{t}' is outside -{MAX_SPRT_ELO}..{MAX_SPRT_ELO} Elo");
         }
         Ok(v)
     };
@@ -478,6 +487,32 @@ mod tests {
             assert!(e.contains(&format!("{bad} is not a finite number")), "{e}");
         }
     }
+
+    #[test]
+    fn sprt_elo_must_be_within_a_thousand() {
+        // 1e300 and 2e300 were accepted: both expect a score of exactly 1, so the
+        // log-likelihood ratio stayed 0 and the test never decided
+        for (text, bad) in [
+            ("1e300,2e300", "'1e300'"),
+            ("0,1000.5", "'1000.5'"),
+            ("-1001,0", "'-1001'"),
+        ] {
+            let e = parse_sprt(text, 0.05, 0.05).expect_err(text).to_string();
+            assert!(
+                e.contains(&format!("{bad} is outside -1000..1000 Elo")),
+                "{e}"
+            );
+        }
+        let s = parse_sprt("-1000,1000", 0.05, 0.05).expect("the widest bounds");
+        assert_eq!(
+            s.verdict(&Tally {
+                wins: 40,
+                losses: 0,
+                draws: 0
+            }),
+            Verdict::H1
+        );
+    }
 }
 
 /// Property tests of `--sprt ELO0,ELO1` with `--alpha` and `--beta` ([`parse_sprt`]): any
@@ -562,7 +597,7 @@ mod props {
 
         #[test]
         fn sprt_settings_round_trip(
-            elo0 in -1000i32..1000,
+            elo0 in -1000i32..500,
             gap in 1i32..500,
             alpha in 0.001f64..0.499,
             beta in 0.001f64..0.499,
