@@ -5,7 +5,8 @@
 
 use crate::search::score::Score;
 use crate::types::Pos;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// Bound type of a stored score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,18 +64,18 @@ const HUGE_PAGE: usize = 2 << 20;
 
 /// Tables up to this size are zeroed when allocated or cleared, so that a search never pays
 /// for first touches. Larger ones (on Linux) are left to the kernel: their pages read as zero,
-/// a thread of their own fills them in the background (see [`FILL_CHUNK`]), and a search that
-/// touches a page before it does fills it then, within its time limit; clearing one maps it
-/// afresh. Zeroing them at once took this machine about 2 s per GB on huge pages
-/// (their faults compact memory) and 0.5 s per GB on small ones, so a 4 GB table asked for
-/// just before a move overran its time by seconds, and clearing 1 GB took 112 ms. Larger tables get no huge-page
-/// advice: a huge page's first touch took about 4 ms here, which stalled a 1 s search on a
+/// a thread of their own fills them in the background (see [`FILL_CHUNK`]) while the search
+/// uses the part already filled; clearing one maps it afresh. Zeroing them at once took this
+/// machine about 2 s per GB on huge pages (their faults compact memory) and 0.5 s per GB on
+/// small ones, so a 4 GB table asked for just before a move overran its time by seconds, and
+/// clearing 1 GB took 112 ms. Larger tables get no huge-page advice: a huge page's first touch took about 4 ms here, which stalled a 1 s search on a
 /// fresh 1 GB table at depth 7; with small pages the same search reaches depth 20.
 const EAGER_ZERO_MAX: usize = 64 << 20;
 
 /// The pages of a lazily mapped table are filled by a thread of its own, this many bytes at a
-/// time, so that a search seldom meets a first touch: on this machine a 1 s search on a fresh
-/// 1 GB table ran at 0.6-0.7 M nodes/s, and at 1.5 M once the thread had filled it (0.27 s).
+/// time, so that a search never meets a first touch: on this machine a 1 s search on a fresh
+/// 1 GB table whose pages it touched first ran at 0.6-0.8 M nodes/s, and at 1.5 M once the
+/// thread had filled them (0.27 s) or when it used only the filled part.
 /// The chunks are small because each call holds the process's memory map (for reading): with
 /// 2-8 MB a search started meanwhile ended 10-15 ms late, with 256 KB 2-7 ms. The thread checks
 /// between chunks whether the table is going away, so dropping the table waits for one chunk
@@ -85,6 +86,9 @@ const FILL_CHUNK: usize = 256 << 10;
 struct Buckets {
     ptr: std::ptr::NonNull<Bucket>,
     len: usize,
+    /// How many buckets, from the first, lookups use: `len`, or while a thread fills the
+    /// table's pages the largest power of two it has filled (see [`TranspositionTable::bucket`]).
+    usable: Arc<AtomicUsize>,
     /// The thread filling a lazily mapped table's pages, if any.
     filling: Option<Filling>,
 }
@@ -97,10 +101,11 @@ struct Filling {
 
 impl Filling {
     /// Starts filling the pages of the `size` bytes at `addr` (Linux only: elsewhere the
-    /// allocation is zeroed at once). `None` when no thread can be had: the pages are then
-    /// filled on first touch, as before.
+    /// allocation is zeroed at once), raising `usable` (in buckets) as it goes and to the
+    /// whole table at the end. `None` when it cannot (too little free memory, no thread, an old
+    /// kernel): the whole table is then in use, and its pages are filled on first touch.
     #[cfg(target_os = "linux")]
-    fn start(addr: usize, size: usize) -> Option<Filling> {
+    fn start(addr: usize, size: usize, usable: &Arc<AtomicUsize>) -> Option<Filling> {
         use std::sync::atomic::AtomicBool;
         // only while the table takes at most half of the free memory: the pages are the
         // system's at once, where touched ones alone would be otherwise
@@ -114,37 +119,61 @@ impl Filling {
         if size as u128 * 2 > free {
             return None;
         }
-        let stop = std::sync::Arc::new(AtomicBool::new(false));
-        let flag = std::sync::Arc::clone(&stop);
-        let thread = std::thread::Builder::new()
+        // Safety: a range inside the mapping, which `Buckets::drop` unmaps only after the
+        // thread has ended. Populating allocates the pages without writing to them, so a
+        // search storing entries meanwhile loses nothing. It fails on kernels before 5.14
+        // (the pages then fill on first touch).
+        let populate = move |from: usize, n: usize| unsafe {
+            libc::madvise(
+                (addr + from) as *mut libc::c_void,
+                n,
+                libc::MADV_POPULATE_WRITE,
+            ) == 0
+        };
+        // the first chunk at once, so that the part in use is always filled
+        if size <= FILL_CHUNK || !populate(0, FILL_CHUNK) {
+            return None;
+        }
+        let len = size / std::mem::size_of::<Bucket>();
+        usable.store(
+            FILL_CHUNK / std::mem::size_of::<Bucket>(),
+            Ordering::Relaxed,
+        );
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let spawned = std::thread::Builder::new()
             .name("gomoku-fill-table".into())
-            .spawn(move || {
-                let mut done = 0;
-                while done < size && !flag.load(Ordering::Relaxed) {
-                    let n = FILL_CHUNK.min(size - done);
-                    // Safety: a range inside the mapping, which `Buckets::drop` unmaps only
-                    // after this thread has ended. Populating allocates the pages without
-                    // writing to them, so a search storing entries meanwhile loses nothing.
-                    // It fails on kernels before 5.14 (the pages then fill on first touch).
-                    let r = unsafe {
-                        libc::madvise(
-                            (addr + done) as *mut libc::c_void,
-                            n,
-                            libc::MADV_POPULATE_WRITE,
-                        )
-                    };
-                    if r != 0 {
-                        break;
+            .spawn({
+                let usable = Arc::clone(usable);
+                move || {
+                    let mut done = FILL_CHUNK;
+                    while done < size && !flag.load(Ordering::Relaxed) {
+                        let n = FILL_CHUNK.min(size - done);
+                        if !populate(done, n) {
+                            break;
+                        }
+                        done += n;
+                        let filled = done / std::mem::size_of::<Bucket>();
+                        if filled < len && filled.is_power_of_two() {
+                            usable.store(filled, Ordering::Relaxed);
+                        }
                     }
-                    done += n;
+                    // filled, or stopped (the table is going away), or refused (an old kernel:
+                    // the rest of the pages fill on first touch)
+                    usable.store(len, Ordering::Relaxed);
                 }
-            })
-            .ok()?;
-        Some(Filling { stop, thread })
+            });
+        match spawned {
+            Ok(thread) => Some(Filling { stop, thread }),
+            Err(_) => {
+                usable.store(len, Ordering::Relaxed);
+                None
+            }
+        }
     }
 
     #[cfg(not(target_os = "linux"))]
-    fn start(_addr: usize, _size: usize) -> Option<Filling> {
+    fn start(_addr: usize, _size: usize, _usable: &Arc<AtomicUsize>) -> Option<Filling> {
         None
     }
 
@@ -173,6 +202,7 @@ impl Buckets {
         let mut buckets = Buckets {
             ptr,
             len,
+            usable: Arc::new(AtomicUsize::new(len)),
             filling: None,
         };
         if size <= EAGER_ZERO_MAX {
@@ -181,7 +211,7 @@ impl Buckets {
             // huge-page advice, so that the pages are first touched as huge pages.
             unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, len) };
         } else {
-            buckets.filling = Filling::start(ptr.as_ptr() as usize, size);
+            buckets.filling = Filling::start(ptr.as_ptr() as usize, size, &buckets.usable);
         }
         Some(buckets)
     }
@@ -391,10 +421,24 @@ impl TranspositionTable {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The bucket of `key`: one of the table's `len` buckets by the key's high bits, or while
+    /// a large table's pages are being filled one of the filled part's by its low bits, so
+    /// that a search started at once meets no page fault (on this machine a 1 s search on a
+    /// fresh 1 GB table ran at 0.6-0.8 M nodes/s while the pages were filled under it). The
+    /// filled part grows by doublings, each keeping half of the entries where lookups find
+    /// them; once the table is filled the entries move to their places for good, so a search
+    /// on it loses what it stored before then.
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+        let len = self.buckets.len;
+        // a flag first, so that the tables zeroed at once (the bench's) only test a field
+        if self.buckets.filling.is_some() {
+            let usable = self.buckets.usable.load(Ordering::Relaxed);
+            if usable != len {
+                return &self.buckets[key as usize & (usable - 1)];
+            }
+        }
+        &self.buckets[((u128::from(key) * len as u128) >> 64) as usize]
     }
 
     /// Asks the CPU to start loading the bucket of `key` (the probe follows a little later).
@@ -494,6 +538,19 @@ impl TranspositionTable {
 mod tests {
     use super::*;
 
+    /// Waits until a large table's pages are filled and the whole table is in use.
+    fn wait_filled(tt: &TranspositionTable) {
+        let start = std::time::Instant::now();
+        while tt.buckets.usable.load(Ordering::Relaxed) != tt.buckets.len {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(60),
+                "the pages of {} MB are still being filled after a minute",
+                tt.size_mb()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+    }
+
     #[test]
     fn store_and_probe() {
         let tt = TranspositionTable::new(1);
@@ -533,6 +590,9 @@ mod tests {
         // zeroed at once up to 64 MB, left to the kernel above (and cleared by it)
         for mb in [1, 2, 16, 64, 65, 256] {
             let mut tt = TranspositionTable::new(mb);
+            // while a large table's pages are filled, its part in use doubles now and then,
+            // and entries stored before a doubling may be lost: tested below
+            wait_filled(&tt);
             assert_eq!(tt.size_mb(), mb);
             let addr = tt.buckets.as_ptr() as usize;
             assert_eq!(addr % HUGE_PAGE.min(mb << 20), 0, "{mb} MB at {addr:#x}");
@@ -550,6 +610,7 @@ mod tests {
                 "{found} of 1000 stored positions found in {mb} MB"
             );
             tt.clear();
+            wait_filled(&tt);
             assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
             assert!(all_empty(&tt), "{mb} MB is empty after clearing");
             // and the cleared table works as before
@@ -558,30 +619,65 @@ mod tests {
         }
     }
 
+    /// Whether every page of the `bytes` bytes at `addr` is resident.
+    #[cfg(target_os = "linux")]
+    fn resident(addr: usize, bytes: usize) -> bool {
+        let page = 4096;
+        let mut vec = vec![0u8; bytes.div_ceil(page)];
+        // Safety: `addr` is page-aligned and inside a live mapping of at least `bytes` bytes;
+        // `vec` has a byte per page.
+        let r = unsafe { libc::mincore(addr as *mut libc::c_void, bytes, vec.as_mut_ptr()) };
+        r == 0 && vec.iter().all(|v| v & 1 == 1)
+    }
+
     #[test]
-    fn a_lazily_mapped_table_keeps_what_is_stored_while_its_pages_are_filled() {
+    fn a_lazily_mapped_table_uses_its_filled_part_until_it_is_filled() {
         let tt = TranspositionTable::new(256);
+        let len = tt.buckets.len;
         let key = |k: u64| (k + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        // stored while the filling thread runs (it starts with the table)
-        for k in 0..20_000 {
-            tt.store(key(k), Pos::new(3, 4), 10, 0, 6, Bound::Exact, false);
-        }
+        let mut seen = vec![];
+        let mut k = 0;
         let start = std::time::Instant::now();
-        while tt
-            .buckets
-            .filling
-            .as_ref()
-            .is_some_and(|f| !f.thread.is_finished())
-        {
+        loop {
+            // an entry stored and found again in the same part of the table is kept
+            let before = tt.buckets.usable.load(Ordering::Relaxed);
+            tt.store(key(k), Pos::new(3, 4), 10, 0, 6, Bound::Exact, false);
+            let hit = tt.probe(key(k)).map(|h| (h.mv, h.depth));
+            let after = tt.buckets.usable.load(Ordering::Relaxed);
+            if before == after {
+                assert_eq!(
+                    hit,
+                    Some((Pos::new(3, 4), 6)),
+                    "entry {k} in {before} buckets"
+                );
+            }
+            k += 1;
+            if seen.last() != Some(&after) {
+                seen.push(after);
+                // the part in use is a power of two of buckets whose pages are all filled
+                #[cfg(target_os = "linux")]
+                if after < len {
+                    assert!(after.is_power_of_two(), "{after} buckets");
+                    let addr = tt.buckets.as_ptr() as usize;
+                    assert!(resident(addr, after * 64), "{after} buckets not all filled");
+                }
+            }
+            if after == len {
+                break;
+            }
             assert!(
                 start.elapsed() < std::time::Duration::from_secs(60),
                 "the pages of 256 MB are still being filled after a minute"
             );
-            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+        // filled: the whole table in use, and everything stored is kept
+        for k in 0..20_000 {
+            tt.store(key(k), Pos::new(5, 6), 11, 0, 7, Bound::Lower, true);
         }
         for k in 0..20_000 {
             let hit = tt.probe(key(k)).map(|h| (h.mv, h.score, h.depth));
-            assert_eq!(hit, Some((Pos::new(3, 4), 10, 6)), "entry {k}");
+            assert_eq!(hit, Some((Pos::new(5, 6), 11, 7)), "entry {k}");
         }
         // a table dropped or cleared while it is being filled stops its thread
         for _ in 0..3 {
