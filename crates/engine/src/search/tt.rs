@@ -82,6 +82,7 @@ const EAGER_ZERO_MAX: usize = 64 << 20;
 /// 2-8 MB a search started meanwhile ended 10-15 ms late, with 256 KB 2-7 ms. The thread checks
 /// between chunks whether the table is going away, so dropping the table waits for one chunk
 /// at most. A table is also returned to the system a chunk at a time (see `Buckets::free`).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const FILL_CHUNK: usize = 256 << 10;
 
 /// The buckets, in one allocation aligned for huge pages (a `Vec` cannot carry the alignment).
