@@ -57,10 +57,9 @@ pub struct TranspositionTable {
 }
 
 /// Huge-page alignment: the table is allocated on a 2 MB boundary and, on Linux, tables up to
-/// [`EAGER_ZERO_MAX`] (and larger ones filled in the background) are advised for transparent
-/// huge pages, so that a probe seldom misses the TLB (a 16 MB table spans 4096 small pages,
-/// far more than the TLB holds, and every probe lands on a random one; huge pages made the
-/// search 2-3% faster on 64 MB and about 25% faster on 1 GB).
+/// [`EAGER_ZERO_MAX`] are advised for transparent huge pages, so that a probe seldom misses the
+/// TLB (a 16 MB table spans 4096 small pages, far more than the TLB holds, and every probe
+/// lands on a random one; huge pages made the search 2-3% faster).
 const HUGE_PAGE: usize = 2 << 20;
 
 /// Tables up to this size are zeroed when allocated or cleared, so that a search never pays
@@ -69,9 +68,13 @@ const HUGE_PAGE: usize = 2 << 20;
 /// uses the part already filled; clearing one maps it afresh. Zeroing them at once took this
 /// machine about 2 s per GB on huge pages (their faults compact memory) and 0.5 s per GB on
 /// small ones, so a 4 GB table asked for just before a move overran its time by seconds, and
-/// clearing 1 GB took 112 ms. Larger tables get the huge-page advice only when a thread fills
-/// them (see `Filling::start`): a huge page's first touch took about 4 ms here, and a 1 s
-/// search that touched a fresh 1 GB table's huge pages itself stalled at depth 7.
+/// clearing 1 GB took 112 ms. Larger tables get no huge-page advice: a huge page's first touch
+/// took about 4 ms here, which stalled a 1 s search on a fresh 1 GB table at depth 7 (with
+/// small pages it reached depth 20). Filled in the background as huge pages (the thirty-sixth
+/// session), they made later searches about 20% faster, but while they were being filled a
+/// 100 ms pbrain turn ended at 101-175 ms in 7 of about 100 (with small pages at most 95 ms
+/// in 90): each huge page's fault holds the process's memory map for long enough to stall an
+/// allocation in the search.
 const EAGER_ZERO_MAX: usize = 64 << 20;
 
 /// The pages of a lazily mapped table are filled by a thread of its own, this many bytes at a
@@ -123,27 +126,18 @@ impl Filling {
             return None;
         }
         // Safety: a range inside the mapping, which `Buckets::drop` unmaps only after the
-        // thread has ended; advice changes no contents. Populating allocates the pages without
-        // writing to them, so a search storing entries meanwhile loses nothing. It fails on
-        // kernels before 5.14.
-        let advise = move |from: usize, n: usize, advice: libc::c_int| unsafe {
-            libc::madvise((addr + from) as *mut libc::c_void, n, advice) == 0
+        // thread has ended. Populating allocates the pages without writing to them, so a
+        // search storing entries meanwhile loses nothing. It fails on kernels before 5.14
+        // (the pages then fill on first touch).
+        let populate = move |from: usize, n: usize| unsafe {
+            libc::madvise(
+                (addr + from) as *mut libc::c_void,
+                n,
+                libc::MADV_POPULATE_WRITE,
+            ) == 0
         };
-        let populate = move |from: usize, n: usize| advise(from, n, libc::MADV_POPULATE_WRITE);
-        // Huge pages, now that this thread rather than a search pays for their first touch
-        // (up to 4 ms each here; 1-2.7 s per GB in all, against 0.3 s for small pages): 1 s
-        // searches on a filled 1 GB table ran at 1.49-1.84 M nodes/s with them and at
-        // 1.35-1.56 M without. Where the pages are left to first touch (the filling fails or
-        // stops short), they are small ones.
-        let small_from = move |from: usize| {
-            if from < size {
-                advise(from, size - from, libc::MADV_NOHUGEPAGE);
-            }
-        };
-        advise(0, size, libc::MADV_HUGEPAGE);
         // the first chunk at once, so that the part in use is always filled
         if size <= FILL_CHUNK || !populate(0, FILL_CHUNK) {
-            small_from(0);
             return None;
         }
         let len = size / std::mem::size_of::<Bucket>();
@@ -158,20 +152,10 @@ impl Filling {
             .spawn({
                 let usable = Arc::clone(usable);
                 move || {
-                    // the lowest priority, so that searches on every core keep their speed
-                    // (the part they use grows while they wait between moves): a 1 s move of
-                    // two threads on this 2-core machine, sent at once with a 2 GB table, ran
-                    // at 0.8-2.3 M nodes/s beside this thread at the usual priority and at
-                    // 2.1-3.6 M beside it at the lowest. Linux sets a thread's own priority.
-                    // Safety: no memory is involved; failure leaves the priority as it was.
-                    unsafe {
-                        libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19)
-                    };
                     let mut done = FILL_CHUNK;
                     while done < size && !flag.load(Ordering::Relaxed) {
                         let n = FILL_CHUNK.min(size - done);
                         if !populate(done, n) {
-                            small_from(done);
                             break;
                         }
                         done += n;
@@ -188,7 +172,6 @@ impl Filling {
         match spawned {
             Ok(thread) => Some(Filling { stop, thread }),
             Err(_) => {
-                small_from(FILL_CHUNK);
                 usable.store(len, Ordering::Relaxed);
                 None
             }
@@ -611,9 +594,7 @@ mod tests {
                 .all(|b| b.0.iter().all(|e| e.data.load(Ordering::Relaxed) == 0))
         };
         // zeroed at once up to 64 MB, left to the kernel above (and cleared by it)
-        // (the large ones small enough that a loaded machine soon fills them at the filling
-        // thread's low priority)
-        for mb in [1, 2, 16, 64, 65, 96] {
+        for mb in [1, 2, 16, 64, 65, 256] {
             let mut tt = TranspositionTable::new(mb);
             // while a large table's pages are filled, its part in use doubles now and then,
             // and entries stored before a doubling may be lost: tested below
@@ -657,7 +638,7 @@ mod tests {
 
     #[test]
     fn a_lazily_mapped_table_uses_its_filled_part_until_it_is_filled() {
-        let tt = TranspositionTable::new(96);
+        let tt = TranspositionTable::new(256);
         let len = tt.buckets.len;
         let key = |k: u64| (k + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let mut seen = vec![];
@@ -692,7 +673,7 @@ mod tests {
             }
             assert!(
                 start.elapsed() < std::time::Duration::from_secs(60),
-                "the pages of 96 MB are still being filled after a minute"
+                "the pages of 256 MB are still being filled after a minute"
             );
         }
         assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
