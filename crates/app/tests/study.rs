@@ -55,12 +55,13 @@ fn fake_engine(mode: &str) -> String {
     format!("cmd:sh '{}' {mode}", script.display())
 }
 
-fn openings_file(name: &str, content: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gomoku-study-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let p = dir.join(name);
+/// Writes `content` to `name` in a fresh temporary directory, removed when the returned guard
+/// is dropped.
+fn openings_file(name: &str, content: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let p = dir.path().join(name);
     std::fs::write(&p, content).expect("write");
-    p
+    (dir, p)
 }
 
 const OPENINGS: &str = "# two small openings\n\
@@ -271,7 +272,7 @@ mod match_cmd {
     use super::*;
 
     fn run_json(p2: &str, extra: &[&str]) -> serde_json::Value {
-        let file = openings_file("basic.txt", OPENINGS);
+        let (_dir, file) = openings_file("basic.txt", OPENINGS);
         let mut args = vec![
             "match",
             "--json",
@@ -293,7 +294,8 @@ mod match_cmd {
 
     #[test]
     fn plays_both_colours_against_a_legal_pbrain_engine_and_saves_games() {
-        let dir = std::env::temp_dir().join(format!("gomoku-study-psq-{}", std::process::id()));
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path().join("psq");
         let lines = dir.join("games.txt");
         let v = run_json(
             &fake_engine("legal"),
@@ -327,7 +329,6 @@ mod match_cmd {
             .all(|l| l.starts_with("15 freestyle h8 h9 i10 ")
                 && l.contains("result=")
                 && l.contains("reason=five")));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
@@ -360,7 +361,7 @@ mod match_cmd {
 
     #[test]
     fn internal_players_text_summary_with_elo_and_sprt() {
-        let file = openings_file("text.txt", OPENINGS);
+        let (_dir, file) = openings_file("text.txt", OPENINGS);
         let o = gomoku(&[
             "match",
             "--no-progress",
@@ -396,7 +397,7 @@ mod match_cmd {
 
     #[test]
     fn bad_input_fails_clearly() {
-        let file = openings_file("ok.txt", OPENINGS);
+        let (_dir, file) = openings_file("ok.txt", OPENINGS);
         let f = file.to_str().expect("utf-8");
         assert_fails_with(&gomoku(&["match", "--p1", "pvs"]), "--p2");
         assert_fails_with(
@@ -411,7 +412,7 @@ mod match_cmd {
             ]),
             "reading the openings file /nonexistent/o.txt",
         );
-        let bad = openings_file("bad.txt", "15 freestyle h8 zz9\n");
+        let (_bad_dir, bad) = openings_file("bad.txt", "15 freestyle h8 zz9\n");
         assert_fails_with(
             &gomoku(&[
                 "match",

@@ -114,15 +114,6 @@ fn start_chromedriver() -> (Proc, u16) {
     (proc, port)
 }
 
-/// A fresh profile directory, removed at the end.
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 async fn connect(driver_port: u16, profile: &Path) -> Client {
     let chromium = find_program("CHROMIUM", &["chromium", "chromium-browser"])
         .unwrap_or_else(|| missing("chromium"));
@@ -270,13 +261,9 @@ async fn play_in_headless_chromium() {
     let started = Instant::now();
     let (_server, url) = start_server();
     let (_driver, port) = start_chromedriver();
-    let profile = TempDir(std::env::temp_dir().join(format!(
-        "gomoku-e2e-{}-{}",
-        std::process::id(),
-        started.elapsed().as_nanos()
-    )));
-    std::fs::create_dir_all(&profile.0).expect("profile directory");
-    let c = connect(port, &profile.0).await;
+    // a fresh profile directory, removed at the end
+    let profile = tempfile::tempdir().expect("profile directory");
+    let c = connect(port, profile.path()).await;
     c.goto(&url).await.expect("the page opens");
     c.wait()
         .at_most(Duration::from_secs(30))

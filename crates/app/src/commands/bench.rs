@@ -294,11 +294,9 @@ pub fn run(args: &Args) -> Result<()> {
 mod tests {
     use super::*;
 
-    /// Writes `text` to a fresh file under the system's temporary directory.
-    fn file_with(name: &str, text: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("gomoku-bench-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temporary directory");
-        let path = dir.join(name);
+    /// Writes `text` to `name` in `dir`.
+    fn file_with(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
+        let path = dir.path().join(name);
         std::fs::write(&path, text).expect("temporary file");
         path
     }
@@ -316,7 +314,9 @@ mod tests {
 
     #[test]
     fn positions_files_filter_by_set_and_skip_finished_games() {
+        let dir = tempfile::tempdir().expect("temporary directory");
         let path = file_with(
+            &dir,
             "sets.txt",
             "# a comment\n\
              15 freestyle h8 i9 | set=alpha idx=0\n\
@@ -355,19 +355,20 @@ mod tests {
                 "no position",
             ),
         ];
+        let dir = tempfile::tempdir().expect("temporary directory");
         for &(name, text, needle) in cases {
-            let path = file_with(name, text);
+            let path = file_with(&dir, name, text);
             let err = load_positions(&path, None).expect_err(name);
             let msg = format!("{err:#}");
             assert!(msg.contains(needle), "{name}: {msg}");
         }
-        let path = file_with("one.txt", "15 freestyle h8 | set=alpha\n");
+        let path = file_with(&dir, "one.txt", "15 freestyle h8 | set=alpha\n");
         let msg = format!(
             "{:#}",
             load_positions(&path, Some("beta")).expect_err("filtered")
         );
         assert!(msg.contains("'beta'"), "{msg}");
-        let missing = std::env::temp_dir().join("gomoku-bench-no-such-file.txt");
+        let missing = dir.path().join("no-such-file.txt");
         let msg = format!("{:#}", load_positions(&missing, None).expect_err("missing"));
         assert!(msg.contains("reading the positions file"), "{msg}");
     }

@@ -1209,13 +1209,11 @@ mod props {
 
         #[test]
         fn every_line_of_any_file_is_read_or_skipped(bytes in file_bytes(), case in any::<Index>()) {
-            let dir = std::env::temp_dir().join(format!("gomoku-solve-props-{}", std::process::id()));
-            std::fs::create_dir_all(&dir).map_err(|e| TestCaseError::fail(e.to_string()))?;
-            let path = dir.join(format!("{}.txt", case.index(1 << 30)));
+            let dir = tempfile::tempdir().map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let path = dir.path().join(format!("{}.txt", case.index(1 << 30)));
             std::fs::write(&path, &bytes).map_err(|e| TestCaseError::fail(e.to_string()))?;
             let read = read_file(&path, FileContext::default());
-            let _ = std::fs::remove_file(&path);
-            let _ = std::fs::remove_dir(&dir);
+            drop(dir);
             let (puzzles, skipped) = read.map_err(|e| TestCaseError::fail(e.to_string()))?;
             let lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
             let wanted: Vec<usize> = lines
