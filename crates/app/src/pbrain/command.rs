@@ -57,6 +57,9 @@ pub enum Command {
         /// Whether the brain answers a move after `DONE`.
         think: bool,
     },
+    /// `SWAP2BOARD` (Gomocup's swap2 opening): `x,y` lines of the stones so far (Black
+    /// first, alternating) and `DONE` follow; the brain answers stones or `SWAP`.
+    Swap2Board,
     /// `TAKEBACK x,y`.
     Takeback(String),
     /// `END`.
@@ -157,6 +160,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "TURN" => point(Command::Turn),
         "BOARD" => no_args(Command::Board { think: true }),
         "YXBOARD" => no_args(Command::Board { think: false }),
+        "SWAP2BOARD" => no_args(Command::Swap2Board),
         "TAKEBACK" => point(Command::Takeback),
         "END" => Ok(Command::End),
         "ABOUT" => no_args(Command::About),
@@ -224,6 +228,7 @@ mod tests {
         assert_eq!(parse("yxstop"), Ok(Command::Stop));
         assert_eq!(parse("STOP"), Ok(Command::Stop));
         assert_eq!(parse("yxboard"), Ok(Command::Board { think: false }));
+        assert_eq!(parse("swap2board"), Ok(Command::Swap2Board));
         assert_eq!(parse("YXNBEST 3"), Ok(Command::NBest(3)));
         assert_eq!(parse("RECTSTART 20, 20"), Ok(Command::RectStart(20, 20)));
     }
@@ -323,6 +328,7 @@ mod props {
             Just(Command::Begin),
             point.clone().prop_map(Command::Turn),
             any::<bool>().prop_map(|think| Command::Board { think }),
+            Just(Command::Swap2Board),
             point.clone().prop_map(Command::Takeback),
             Just(Command::End),
             Just(Command::About),
@@ -348,6 +354,7 @@ mod props {
             Command::Turn(p) => format!("TURN {p}"),
             Command::Board { think: true } => "BOARD".into(),
             Command::Board { think: false } => "YXBOARD".into(),
+            Command::Swap2Board => "SWAP2BOARD".into(),
             Command::Takeback(p) => format!("TAKEBACK {p}"),
             Command::End => "END".into(),
             Command::About => "ABOUT".into(),

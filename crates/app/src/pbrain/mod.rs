@@ -3,7 +3,8 @@
 //! those GUIs rely on.
 //!
 //! Layout: [`command`] reads lines, [`position`] keeps the game, [`settings`] holds what
-//! `INFO` said and turns it into search limits, `thinker` runs the engine on its own thread,
+//! `INFO` said and turns it into search limits, [`swap2`] answers Gomocup's swap2 opening
+//! (`SWAP2BOARD`), `thinker` runs the engine on its own thread,
 //! and [`Session`] ties them together: one event at a time (an input line, or a search that
 //! finished), so that input keeps being read while the engine thinks and `STOP`, `END` and
 //! `INFO` are obeyed at once.
@@ -18,6 +19,7 @@ mod output;
 pub mod position;
 mod session;
 pub mod settings;
+pub mod swap2;
 mod thinker;
 
 pub use output::Output;

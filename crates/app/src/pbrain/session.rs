@@ -4,6 +4,7 @@ use super::command::{self, info_int, notation_message, Command, ParseError};
 use super::output::Output;
 use super::position::{parse_field_line, Position};
 use super::settings::{rule_from_flags, Settings, MAX_HASH_MB, MAX_THREADS};
+use super::swap2::{self, Answer};
 use super::thinker::{Job, Outcome, SearchJob, Thinker};
 use super::{Event, AUTHOR, COUNTRY, NAME};
 use gomoku_engine::notation::{check_size, format_xy, parse_xy};
@@ -23,10 +24,12 @@ pub enum Flow {
     Quit,
 }
 
-/// `BOARD` lines collected until `DONE`.
+/// `BOARD` (or `SWAP2BOARD`) lines collected until `DONE`.
 #[derive(Debug)]
 struct BoardInput {
     think: bool,
+    /// `SWAP2BOARD`: the lines are `x,y` of stones, Black first.
+    swap2: bool,
     lines: Vec<String>,
     received: Instant,
 }
@@ -162,7 +165,11 @@ impl Session {
             match line.to_ascii_uppercase().as_str() {
                 "DONE" => {
                     if let Some(input) = self.board_input.take() {
-                        self.board_done(input);
+                        if input.swap2 {
+                            self.swap2_done(&input);
+                        } else {
+                            self.board_done(input);
+                        }
                     }
                 }
                 "END" => return self.end(),
@@ -214,7 +221,7 @@ impl Session {
                 if game.stone_count() > 0 {
                     self.error("BEGIN needs an empty board (send BOARD for a position)");
                 } else {
-                    self.think(at, 1);
+                    self.think(at, 1, false);
                 }
             }
             Command::Turn(xy) => {
@@ -226,7 +233,7 @@ impl Session {
                         None => g.play(p),
                     });
                     match played {
-                        Some(Ok(())) => self.think(at, 1),
+                        Some(Ok(())) => self.think(at, 1, false),
                         Some(Err(e)) => self.error(&format!("TURN: {e}")),
                         None => {}
                     }
@@ -236,6 +243,15 @@ impl Session {
                 // without a board the lines are still taken up to DONE, which answers the error
                 self.board_input = Some(BoardInput {
                     think,
+                    swap2: false,
+                    lines: Vec::new(),
+                    received: at,
+                });
+            }
+            Command::Swap2Board => {
+                self.board_input = Some(BoardInput {
+                    think: true,
+                    swap2: true,
                     lines: Vec::new(),
                     received: at,
                 });
@@ -283,7 +299,7 @@ impl Session {
                 if self.game.is_none() {
                     return self.no_game();
                 }
-                self.think(at, n);
+                self.think(at, n, false);
             }
         }
         Flow::Continue
@@ -358,11 +374,42 @@ impl Session {
             Ok(pos) => {
                 self.game = Some(pos);
                 if input.think {
-                    self.think(input.received, 1);
+                    self.think(input.received, 1, false);
                 }
             }
             Err(e) => self.error(&format!("BOARD: {e}")),
         }
+    }
+
+    /// `SWAP2BOARD ... DONE`: the stones so far (0, 3 or 5, Black first) become the game, and
+    /// the answer (stones or `SWAP`) comes from a search.
+    fn swap2_done(&mut self, input: &BoardInput) {
+        let Some(size) = self.game.as_ref().map(Position::size) else {
+            self.no_game();
+            return;
+        };
+        let Ok(mut pos) = Position::new(size, self.settings.rule) else {
+            return; // the size was checked by START
+        };
+        for line in &input.lines {
+            let played = parse_xy(line, size)
+                .map_err(notation_message)
+                .and_then(|p| pos.play(p));
+            if let Err(e) = played {
+                self.error(&format!("SWAP2BOARD: {e}"));
+                return;
+            }
+        }
+        let n = pos.stone_count();
+        if ![0, 3, 5].contains(&n) {
+            let stones = if n == 1 { "stone" } else { "stones" };
+            self.error(&format!(
+                "SWAP2BOARD: {n} {stones}; swap2 asks with 0, 3 or 5"
+            ));
+            return;
+        }
+        self.game = Some(pos);
+        self.think(input.received, 1, true);
     }
 
     fn play(&mut self, xy: &str) {
@@ -479,7 +526,8 @@ impl Session {
         });
     }
 
-    fn think(&mut self, at: Instant, nbest: usize) {
+    /// Starts a search for a move (`swap2`: for the answer to `SWAP2BOARD`).
+    fn think(&mut self, at: Instant, nbest: usize, swap2: bool) {
         let Some(game) = self.game.as_mut() else {
             self.no_game();
             return;
@@ -507,7 +555,11 @@ impl Session {
             deadline: at + Duration::from_millis(budget.hard_deadline_ms()),
         });
         self.next_id += 1;
-        self.thinker.send(Job::Search(Box::new(job)));
+        self.thinker.send(if swap2 {
+            Job::Swap2(Box::new(job))
+        } else {
+            Job::Search(Box::new(job))
+        });
     }
 
     /// Stops the search under way; its result will be ignored.
@@ -531,6 +583,29 @@ impl Session {
         let Some(game) = self.game.as_mut() else {
             return;
         };
+        if let Some(answer) = &outcome.swap2 {
+            // stones go on the board (the manager sends the position again anyway); ones that
+            // do not fit (a bug) give way to the answer that needs none
+            let mut after = game.clone();
+            let fits = match answer {
+                Answer::Stones(stones) => stones.iter().all(|&p| after.play(p).is_ok()),
+                Answer::Swap => true,
+            };
+            let answer = if fits {
+                *game = after;
+                answer.clone()
+            } else {
+                let fallback = swap2::fallback(game.board());
+                if let Answer::Stones(stones) = &fallback {
+                    for &p in stones {
+                        let _ = game.play(p);
+                    }
+                }
+                fallback
+            };
+            self.out.line(&answer.line());
+            return;
+        }
         // the engine guarantees a legal move; check anyway, an illegal answer loses the game
         let best = if game.is_legal(outcome.best) {
             Some(outcome.best)
@@ -727,6 +802,87 @@ mod tests {
         h.finish();
     }
 
+    /// Sends `SWAP2BOARD` with `stones` and returns the answer.
+    fn swap2(h: &Harness, stones: &[&str]) -> String {
+        h.send("SWAP2BOARD");
+        for s in stones {
+            h.send(s);
+        }
+        h.send("DONE");
+        h.answer()
+    }
+
+    #[test]
+    fn swap2_answers_stones_or_swap_on_free_points() {
+        let h = Harness::new();
+        h.send("INFO timeout_turn 150");
+        h.send("INFO rule 1");
+        h.send("START 15");
+        assert_eq!(h.answer(), "OK");
+        // an opening: three distinct points
+        let opening = swap2(&h, &[]);
+        let mut points: Vec<(usize, usize)> = opening.split(' ').map(xy).collect();
+        assert_eq!(points.len(), 3, "{opening}");
+        // which are on the board now
+        let first = points[0];
+        h.send(&format!("TURN {},{}", first.0, first.1));
+        let a = h.answer();
+        assert!(a.starts_with("ERROR") && a.contains("occupied"), "{a}");
+        points.sort_unstable();
+        points.dedup();
+        assert_eq!(points.len(), 3, "{opening}");
+        // (stones, the answers allowed: SWAP, or how many stones)
+        let cases: &[(&[&str], &[usize])] = &[
+            // Black's open three: White takes Black
+            (&["7,7", "0,0", "8,7", "14,14", "9,7"], &[]),
+            // after three stones: swap, stay (one stone) or two more stones
+            (&["7,7", "8,7", "11,7"], &[0, 1, 2]),
+            // after five: swap or stay
+            (&["7,7", "8,7", "11,7", "7,8", "3,3"], &[0, 1]),
+        ];
+        for &(stones, allowed) in cases {
+            let a = swap2(&h, stones);
+            if a == "SWAP" {
+                assert!(
+                    allowed.is_empty() || allowed.contains(&0),
+                    "{stones:?}: {a}"
+                );
+                continue;
+            }
+            let placed: Vec<(usize, usize)> = a.split(' ').map(xy).collect();
+            assert!(allowed.contains(&placed.len()), "{stones:?}: {a}");
+            for p in &placed {
+                assert!(
+                    !stones.contains(&format!("{},{}", p.0, p.1).as_str()),
+                    "{stones:?}: {a}"
+                );
+            }
+        }
+        h.finish();
+    }
+
+    #[test]
+    fn swap2_with_bad_stones_is_an_error_and_the_game_goes_on() {
+        let h = Harness::new();
+        h.send("INFO timeout_turn 100");
+        h.send("START 15");
+        assert_eq!(h.answer(), "OK");
+        for (stones, needle) in [
+            (&["7,7", "7,7", "8,8"][..], "already occupied"),
+            (&["1,1"][..], "1 stone; swap2 asks with 0, 3 or 5"),
+            (&["7,7", "8,8", "9,9", "1,1"][..], "4 stones"),
+            (&["zz"][..], "'zz'"),
+            (&["7,7", "8,7", "20,3"][..], "off the 15x15 board"),
+        ] {
+            let a = swap2(&h, stones);
+            assert!(a.starts_with("ERROR SWAP2BOARD: "), "{stones:?}: {a}");
+            assert!(a.contains(needle), "{stones:?}: {a}");
+        }
+        h.send("BEGIN");
+        assert_eq!(xy(&h.answer()), (7, 7));
+        h.finish();
+    }
+
     #[test]
     fn end_of_input_finishes_the_work_in_hand() {
         let mut h = Harness::new();
@@ -883,6 +1039,18 @@ mod props {
                 v
             })
             .boxed();
+        let swap2 = (
+            prop::sample::select(vec!["SWAP2BOARD", "swap2board"]),
+            prop::collection::vec(point(), 0..7),
+            prop::sample::select(vec!["DONE", "done", "END", ""]),
+        )
+            .prop_map(|(word, stones, done)| {
+                let mut v = vec![word.to_string()];
+                v.extend(stones);
+                v.push(done.to_string());
+                v
+            })
+            .boxed();
         let info = prop_oneof![
             (
                 prop::sample::select(vec![
@@ -920,6 +1088,7 @@ mod props {
                     .boxed()
             ),
             2 => board,
+            1 => swap2,
             2 => info.prop_map(|l| vec![l]).boxed(),
             2 => one(
                 prop::sample::select(vec![

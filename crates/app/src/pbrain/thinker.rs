@@ -4,6 +4,7 @@
 
 use super::output::Output;
 use super::settings::TimeBudget;
+use super::swap2;
 use super::Event;
 use gomoku_engine::notation::format_xy;
 use gomoku_engine::search::{format_score, moves_to_result, RootMove, Score};
@@ -28,6 +29,8 @@ pub(crate) enum Job {
     ClearHash,
     /// Search a position.
     Search(Box<SearchJob>),
+    /// Answer `SWAP2BOARD` for a position (its `nbest` and `exclude` are not used).
+    Swap2(Box<SearchJob>),
 }
 
 /// One search.
@@ -58,8 +61,10 @@ pub(crate) struct SearchJob {
 pub struct Outcome {
     /// The search's id.
     pub id: u64,
-    /// The move found ([`Pos::NONE`] when there was none).
+    /// The move found ([`Pos::NONE`] when there was none, and for a swap2 answer).
     pub best: Pos,
+    /// The answer to `SWAP2BOARD`, for a swap2 job.
+    pub swap2: Option<swap2::Answer>,
 }
 
 /// Handle of the thinking thread. Dropping it ends the thread once its current job is done.
@@ -119,9 +124,32 @@ fn work(jobs: &Receiver<Job>, out: &Output, done: &Sender<Event>) {
                             Pos::NONE
                         });
                 if done
-                    .send(Event::Finished(Outcome { id: job.id, best }))
+                    .send(Event::Finished(Outcome {
+                        id: job.id,
+                        best,
+                        swap2: None,
+                    }))
                     .is_err()
                 {
+                    return;
+                }
+            }
+            Job::Swap2(job) => {
+                let e = configure(&mut engine, &job.config);
+                let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    swap2_answer(e, &job, out)
+                }))
+                .unwrap_or_else(|_| {
+                    engine = None;
+                    out.line("MESSAGE the swap2 decision failed; answering a fallback");
+                    swap2::fallback(&job.board)
+                });
+                let outcome = Outcome {
+                    id: job.id,
+                    best: Pos::NONE,
+                    swap2: Some(answer),
+                };
+                if done.send(Event::Finished(outcome)).is_err() {
                     return;
                 }
             }
@@ -167,6 +195,30 @@ fn search(engine: &mut Engine, job: &SearchJob, out: &Output) -> Pos {
     };
     reporter.finish(&summary, &result.root_moves);
     result.best_move
+}
+
+/// The swap2 decision for `job`'s position, within its time: a search of White's value (or
+/// of a few openings), explained in `MESSAGE` lines.
+fn swap2_answer(engine: &mut Engine, job: &SearchJob, out: &Output) -> swap2::Answer {
+    let waited = job.received.elapsed().as_millis() as u64;
+    let limits = job.budget.limits(waited);
+    // the turn's time, but no more than a fifteenth of the match time left: the decision is
+    // worth more than one move, not the match
+    let turn = job.budget.hard_deadline_ms().saturating_sub(waited);
+    let time_ms = Some(job.budget.game_left_ms.map_or(turn, |g| turn.min(g / 15)));
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64);
+    let mut note = |text: String| out.line(&format!("MESSAGE {text}"));
+    let mut cx = swap2::Context {
+        engine,
+        limits,
+        time_ms,
+        stop: &job.stop,
+        seed,
+        note: &mut note,
+    };
+    swap2::decide(&mut cx, &job.board)
 }
 
 /// Turns search events into protocol lines, at a sensible rate.
