@@ -176,7 +176,7 @@ fn answer_opening(cx: &mut Context<'_>, board: &Board, started: Instant) -> Answ
             .min_by_key(|m| m.score.abs());
         if let Some(m) = fifth.filter(|m| m.score.abs() <= EVEN) {
             (cx.note)(format!(
-                "swap2: White's value is {}: two more stones, Black's value {} after them",
+                "swap2: White's value is {}: two more stones, White's value {} after them",
                 format_score(value),
                 format_score(-m.score)
             ));
