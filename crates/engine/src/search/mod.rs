@@ -496,6 +496,8 @@ impl Engine {
         let empties = board.size() * board.size() - board.stone_count();
         let time = TimeManager::start(limits, empties);
         self.tt.new_search();
+        // (a large table's pages are filled only between searches)
+        let _busy = self.tt.busy();
         let mut options = options.clone();
         let forced = match self.threat_precheck(board, limits, &mut options, &time, stop, report) {
             Precheck::Won(result) => return result,

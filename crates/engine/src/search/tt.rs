@@ -50,6 +50,16 @@ const BUCKET: usize = 4;
 #[derive(Default)]
 struct Bucket([Entry; BUCKET]);
 
+/// A search using the table (see [`TranspositionTable::busy`]).
+#[derive(Debug)]
+pub struct Busy(Arc<Activity>);
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.searches.fetch_sub(1, Ordering::Release);
+    }
+}
+
 /// The table.
 pub struct TranspositionTable {
     buckets: Buckets,
@@ -74,7 +84,10 @@ const HUGE_PAGE: usize = 2 << 20;
 /// session), they made later searches about 20% faster, but while they were being filled a
 /// 100 ms pbrain turn ended at 101-175 ms in 7 of about 100 (with small pages at most 95 ms
 /// in 90): each huge page's fault holds the process's memory map for long enough to stall an
-/// allocation in the search.
+/// allocation in the search. So they are filled on small pages, which the same thread then
+/// collapses into huge pages between searches (`MADV_COLLAPSE`): on a 1 GB table a 1 s search
+/// ran at 1.75-1.84 M nodes/s against 1.39-1.68 M on small pages, and at 1.87-2.15 M against
+/// 1.82-2.01 M on a 175 MB one.
 const EAGER_ZERO_MAX: usize = 64 << 20;
 
 /// The pages of a lazily mapped table are filled by a thread of its own, this many bytes at a
@@ -85,14 +98,56 @@ const EAGER_ZERO_MAX: usize = 64 << 20;
 /// 2-8 MB a search started meanwhile ended 10-15 ms late, with 256 KB 2-7 ms. The thread checks
 /// between chunks whether the table is going away, so dropping the table waits for one chunk
 /// at most. A table is also returned to the system a chunk at a time (see `Buckets::free`).
-/// The thread runs at the lowest priority ([`lower_priority`]): at the normal one, with two
-/// search threads on this machine's two cores, the first 100 ms pbrain turn on a fresh 1 GB
-/// table ended at 103-138 ms in 8 of 10 games; at the lowest, at most 97 ms in 16 games, and a
-/// 1 s turn sent at once reached depth 21-22 at 3.1-3.6 M nodes/s instead of 19-20 at
-/// 1.8-2.0 M. The table then fills while the searches wait between moves, and the part in use
-/// is always filled (see [`TranspositionTable::bucket`]).
+/// The thread runs at the lowest priority ([`lower_priority`]), and only while no search uses
+/// the table, or one has run for [`FILL_PAUSE`] already (see [`Activity`]). Filling beside a
+/// search took the search's time: at the normal priority, with two search threads on this
+/// machine's two cores, the first 100 ms pbrain turn on a fresh 1 GB table ended at 103-145 ms
+/// in 11 of 20 games; at the lowest, when the turn came 100 ms after the table (a third of it
+/// filled), 4 of 6 such turns stalled at depth 1 and ended at 110-137 ms. Paused, every turn
+/// ended by 92 ms and the first reached depth 16-17. The part of the table in use is always
+/// filled (see [`TranspositionTable::bucket`]).
 #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const FILL_CHUNK: usize = 256 << 10;
+
+/// How long a search keeps the filling thread waiting: a longer one (an analysis, a long
+/// turn, with time to spare for a short stall) lets it fill the rest of the table beside it.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+const FILL_PAUSE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// `madvise` advice (Linux 6.1 and later, not yet in `libc`): collapse the range's small pages
+/// into huge pages now.
+#[cfg(target_os = "linux")]
+const MADV_COLLAPSE: libc::c_int = 25;
+
+/// The searches using a table, for its filling thread.
+#[derive(Debug, Default)]
+struct Activity {
+    /// How many searches use the table now.
+    searches: AtomicUsize,
+    /// When the latest of them started, in milliseconds from [`Activity::epoch`].
+    since_ms: AtomicU64,
+}
+
+impl Activity {
+    /// Milliseconds since the first call (a clock of the process's own).
+    fn now_ms() -> u64 {
+        static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+        EPOCH
+            .get_or_init(std::time::Instant::now)
+            .elapsed()
+            .as_millis() as u64
+    }
+
+    /// Whether a search uses the table (`after`: and has for less than that).
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+    fn searching(&self, after: Option<std::time::Duration>) -> bool {
+        self.searches.load(Ordering::Acquire) > 0
+            && after.is_none_or(|d| {
+                Activity::now_ms().saturating_sub(self.since_ms.load(Ordering::Relaxed))
+                    < d.as_millis() as u64
+            })
+    }
+}
 
 /// Puts the calling thread (only) at the lowest scheduling priority, nice 19. Whether it did.
 #[cfg(target_os = "linux")]
@@ -114,6 +169,8 @@ struct Buckets {
     usable: Arc<AtomicUsize>,
     /// The thread filling a lazily mapped table's pages, if any.
     filling: Option<Filling>,
+    /// The searches using the table.
+    activity: Arc<Activity>,
 }
 
 /// A thread filling a table's pages in the background, and the flag that stops it.
@@ -128,7 +185,12 @@ impl Filling {
     /// whole table at the end. `None` when it cannot (too little free memory, no thread, an old
     /// kernel): the whole table is then in use, and its pages are filled on first touch.
     #[cfg(target_os = "linux")]
-    fn start(addr: usize, size: usize, usable: &Arc<AtomicUsize>) -> Option<Filling> {
+    fn start(
+        addr: usize,
+        size: usize,
+        usable: &Arc<AtomicUsize>,
+        activity: &Arc<Activity>,
+    ) -> Option<Filling> {
         use std::sync::atomic::AtomicBool;
         // only while the table takes at most half of the free memory: the pages are the
         // system's at once, where touched ones alone would be otherwise
@@ -168,11 +230,22 @@ impl Filling {
             .name("gomoku-fill-table".into())
             .spawn({
                 let usable = Arc::clone(usable);
+                let activity = Arc::clone(activity);
                 move || {
                     // a hint: at the normal priority the filling only runs more often
                     let _ = lower_priority();
+                    // waits while `busy`; whether the table is still wanted
+                    let wait = |busy: &dyn Fn() -> bool| {
+                        while busy() {
+                            if flag.load(Ordering::Relaxed) {
+                                return false;
+                            }
+                            std::thread::sleep(std::time::Duration::from_millis(1));
+                        }
+                        !flag.load(Ordering::Relaxed)
+                    };
                     let mut done = FILL_CHUNK;
-                    while done < size && !flag.load(Ordering::Relaxed) {
+                    while done < size && wait(&|| activity.searching(Some(FILL_PAUSE))) {
                         let n = FILL_CHUNK.min(size - done);
                         if !populate(done, n) {
                             break;
@@ -186,6 +259,22 @@ impl Filling {
                     // filled, or stopped (the table is going away), or refused (an old kernel:
                     // the rest of the pages fill on first touch)
                     usable.store(len, Ordering::Relaxed);
+                    // then onto huge pages, 2 MB at a time and only between searches: each
+                    // collapse holds the process's memory map while it copies, and collapsing
+                    // beside two search threads made 100 ms turns end at up to 165 ms
+                    let mut at = 0;
+                    while done >= size && at < size && wait(&|| activity.searching(None)) {
+                        let n = HUGE_PAGE.min(size - at);
+                        // Safety: a range inside the mapping, as above; the kernel keeps the
+                        // contents, and a search touching the range meanwhile waits for it.
+                        let collapsed = unsafe {
+                            libc::madvise((addr + at) as *mut libc::c_void, n, MADV_COLLAPSE)
+                        } == 0;
+                        if !collapsed && at == 0 {
+                            break; // not on this kernel
+                        }
+                        at += n;
+                    }
                 }
             });
         match spawned {
@@ -198,7 +287,12 @@ impl Filling {
     }
 
     #[cfg(not(target_os = "linux"))]
-    fn start(_addr: usize, _size: usize, _usable: &Arc<AtomicUsize>) -> Option<Filling> {
+    fn start(
+        _addr: usize,
+        _size: usize,
+        _usable: &Arc<AtomicUsize>,
+        _activity: &Arc<Activity>,
+    ) -> Option<Filling> {
         None
     }
 
@@ -229,6 +323,7 @@ impl Buckets {
             len,
             usable: Arc::new(AtomicUsize::new(len)),
             filling: None,
+            activity: Arc::default(),
         };
         if size <= EAGER_ZERO_MAX {
             // Safety: the allocation holds `len` buckets, and all-zero bytes are an empty
@@ -236,7 +331,12 @@ impl Buckets {
             // huge-page advice, so that the pages are first touched as huge pages.
             unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, len) };
         } else {
-            buckets.filling = Filling::start(ptr.as_ptr() as usize, size, &buckets.usable);
+            buckets.filling = Filling::start(
+                ptr.as_ptr() as usize,
+                size,
+                &buckets.usable,
+                &buckets.activity,
+            );
         }
         Some(buckets)
     }
@@ -444,6 +544,18 @@ impl TranspositionTable {
     /// Starts a new search (ages old entries).
     pub fn new_search(&self) {
         self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Marks the table in use by a search until the guard is dropped: meanwhile the thread
+    /// filling a large table's pages waits (see [`FILL_PAUSE`]).
+    #[must_use]
+    pub fn busy(&self) -> Busy {
+        let activity = Arc::clone(&self.buckets.activity);
+        activity
+            .since_ms
+            .store(Activity::now_ms(), Ordering::Relaxed);
+        activity.searches.fetch_add(1, Ordering::Release);
+        Busy(activity)
     }
 
     /// The bucket of `key`: one of the table's `len` buckets by the key's high bits, or while
@@ -682,6 +794,57 @@ mod tests {
             before,
             "the test's own thread keeps its priority"
         );
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn the_filling_waits_for_searches_and_keeps_every_entry() {
+        let tt = TranspositionTable::new(128);
+        let len = tt.buckets.len;
+        let usable = || tt.buckets.usable.load(Ordering::Relaxed);
+        // a search holds the filling (at most the chunk under way finishes)
+        let started = std::time::Instant::now();
+        let first = tt.busy();
+        let second = tt.busy();
+        let before = usable();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let after = usable();
+        if started.elapsed() < FILL_PAUSE {
+            assert!(
+                after <= 2 * before,
+                "{before} then {after} of {len} buckets"
+            );
+        }
+        assert!(tt.buckets.activity.searching(None));
+        drop(first);
+        assert!(tt.buckets.activity.searching(None), "one search is left");
+        drop(second);
+        assert!(!tt.buckets.activity.searching(None));
+        // without one it fills the table, then puts it on huge pages where the kernel can
+        // (Linux 6.1 and later); entries stored meanwhile stay
+        // (with too little free memory the table is not filled in the background, and only
+        // the entries are checked)
+        wait_filled(&tt);
+        let key = |k: u64| (k + 7).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        for k in 0..20_000 {
+            tt.store(key(k), Pos::new(2, 3), 12, 0, 9, Bound::Upper, false);
+        }
+        while tt
+            .buckets
+            .filling
+            .as_ref()
+            .is_some_and(|f| !f.thread.is_finished())
+        {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(120),
+                "the filling thread is still at work after two minutes"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        for k in 0..20_000 {
+            let hit = tt.probe(key(k)).map(|h| (h.mv, h.score, h.depth));
+            assert_eq!(hit, Some((Pos::new(2, 3), 12, 9)), "entry {k}");
+        }
     }
 
     #[test]
