@@ -149,6 +149,15 @@ impl Activity {
     }
 }
 
+/// Whether the system allows transparent huge pages (`MADV_COLLAPSE` would collapse a range
+/// even when they are switched off, so the setting is read first; a system without it allows
+/// none).
+#[cfg(target_os = "linux")]
+fn huge_pages_allowed() -> bool {
+    std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
+        .is_ok_and(|s| !s.contains("[never]"))
+}
+
 /// Puts the calling thread (only) at the lowest scheduling priority, nice 19. Whether it did.
 #[cfg(target_os = "linux")]
 fn lower_priority() -> bool {
@@ -262,8 +271,9 @@ impl Filling {
                     // then onto huge pages, 2 MB at a time and only between searches: each
                     // collapse holds the process's memory map while it copies, and collapsing
                     // beside two search threads made 100 ms turns end at up to 165 ms
+                    let collapse = done >= size && huge_pages_allowed();
                     let mut at = 0;
-                    while done >= size && at < size && wait(&|| activity.searching(None)) {
+                    while collapse && at < size && wait(&|| activity.searching(None)) {
                         let n = HUGE_PAGE.min(size - at);
                         // Safety: a range inside the mapping, as above; the kernel keeps the
                         // contents, and a search touching the range meanwhile waits for it.
