@@ -332,6 +332,62 @@ mod match_cmd {
     }
 
     #[test]
+    fn swap2_games_over_the_protocol_and_against_an_engine_without_it() {
+        let swap2 = |p2: &str| {
+            json(&gomoku(&[
+                "match",
+                "--json",
+                "--no-progress",
+                "--swap2",
+                "--rule",
+                "standard",
+                "--p1",
+                "pvs depth=3",
+                "--p2",
+                p2,
+                "--time-ms",
+                "100",
+                "--margin-ms",
+                "500",
+            ]))
+        };
+        // our own brain: the whole swap2 exchange through SWAP2BOARD
+        let v = swap2(&format!("cmd:{}", env!("CARGO_BIN_EXE_pbrain-gomoku")));
+        assert_eq!(v["games"], 2, "{v}");
+        assert_eq!(v["forfeits"].as_array().expect("list").len(), 0, "{v}");
+        for r in v["records"].as_array().expect("records") {
+            assert_eq!(r["opening"], "swap2", "{r}");
+            let moves = r["position"].as_str().expect("text").split(' ').count();
+            assert!(moves >= 9, "at least the opening and a five: {r}");
+        }
+        // a first-empty-point engine answers one point: enough to stay White after three
+        // stones, not the three stones it owes when it opens (the second game)
+        let v = swap2(&fake_engine("legal"));
+        assert_eq!(v["wins"], 2, "{v}");
+        let f = v["forfeits"].as_array().expect("list");
+        assert_eq!(f.len(), 1, "{v}");
+        assert!(
+            f[0].as_str().expect("text").contains("swap2: 1 stone"),
+            "{f:?}"
+        );
+        // and swap2 opens from the empty board only
+        let (_dir, file) = openings_file("o.txt", OPENINGS);
+        assert_fails_with(
+            &gomoku(&[
+                "match",
+                "--swap2",
+                "--p1",
+                "pvs",
+                "--p2",
+                "greedy",
+                "--openings",
+                file.to_str().expect("utf-8"),
+            ]),
+            "--swap2 opens every game from the empty board",
+        );
+    }
+
+    #[test]
     fn misbehaving_engines_lose_with_the_reason() {
         for (mode, reason) in [
             ("illegal", "illegal move"),

@@ -136,6 +136,9 @@ pub struct MatchConfig {
     pub time: TimeControl,
     /// Start positions, used in order, each twice (colours exchanged).
     pub openings: Vec<Opening>,
+    /// Open every game with Gomocup's swap2 (the players alternate as the first player, and
+    /// the opening decides the colours); `openings` are then not used.
+    pub swap2: bool,
     /// Number of games.
     pub games: usize,
     /// Games played at once.
@@ -289,7 +292,74 @@ fn outcome_of(winner: Color) -> Outcome {
     }
 }
 
-/// Plays one game: `players[black]` has Black.
+/// Gomocup's swap2 opening on the empty `game` between `live[opener]` and the other player:
+/// places the stones they answer and returns the index of the player with Black, or the
+/// player who failed (a forfeit, an answer that does not fit) and why.
+fn swap2_opening(
+    live: &mut [Option<Box<dyn player::Player + Send>>; 2],
+    names: &[String; 2],
+    opener: usize,
+    clocks: &mut [Option<u64>; 2],
+    game: &mut Game,
+) -> Result<usize, (usize, String)> {
+    use crate::pbrain::swap2::Answer;
+    let mut ask = |i: usize, game: &Game| -> Result<Answer, (usize, String)> {
+        let Some(p) = live[i].as_mut() else {
+            return Err((i, format!("{} is not running", names[i])));
+        };
+        let t0 = Instant::now();
+        let answer = p.swap2(game, clocks[i]);
+        if let Some(c) = clocks[i].as_mut() {
+            *c = c.saturating_sub(t0.elapsed().as_millis() as u64);
+        }
+        answer.map_err(|f| (i, format!("{} {}", names[i], f.0)))
+    };
+    // `stones` from player `i`, who was asked for one of `counts`
+    let place = |i: usize, answer: &Answer, counts: &[usize], game: &mut Game| {
+        let bad = |why: String| (i, format!("{} swap2: {why}", names[i]));
+        let Answer::Stones(stones) = answer else {
+            return Err(bad("SWAP where stones were due".to_string()));
+        };
+        if !counts.contains(&stones.len()) {
+            let n = stones.len();
+            return Err(bad(format!("{n} stone{}", if n == 1 { "" } else { "s" })));
+        }
+        let size = game.board().size();
+        for &p in stones {
+            game.play(p).map_err(|e| {
+                bad(format!(
+                    "{}: {e}",
+                    gomoku_engine::notation::format_pos(p, size)
+                ))
+            })?;
+        }
+        Ok(stones.len())
+    };
+    let other = 1 - opener;
+    let first = ask(opener, game)?;
+    place(opener, &first, &[3], game)?;
+    match ask(other, game)? {
+        // the second player takes Black
+        Answer::Swap => return Ok(other),
+        answer => {
+            if place(other, &answer, &[1, 2], game)? == 1 {
+                // it stayed White and played the 4th stone
+                return Ok(opener);
+            }
+        }
+    }
+    match ask(opener, game)? {
+        // the first player takes Black
+        Answer::Swap => Ok(opener),
+        answer => {
+            // it stayed White and played the 6th stone
+            place(opener, &answer, &[1], game)?;
+            Ok(other)
+        }
+    }
+}
+
+/// Plays one game: `players[black]` has Black (with swap2, opens; the opening decides).
 #[must_use]
 pub fn play_game(
     cfg: &MatchConfig,
@@ -298,6 +368,7 @@ pub fn play_game(
     opening: Option<&Opening>,
     black: usize,
 ) -> GameRecord {
+    let mut black = black;
     let names = [players[0].name.clone(), players[1].name.clone()];
     let empty = Vec::new();
     let opening_moves = opening.map_or(&empty, |o| &o.moves);
@@ -321,8 +392,6 @@ pub fn play_game(
             return record;
         }
     };
-    // player index by colour
-    let who = |c: Color| if c == Color::Black { black } else { 1 - black };
     let mut clocks = [cfg.time.game_ms; 2];
     let mut live: [Option<Box<dyn player::Player + Send>>; 2] = [None, None];
     let finish = |record: &mut GameRecord, outcome: Outcome, reason: String| {
@@ -351,6 +420,31 @@ pub fn play_game(
             }
         }
     }
+    if cfg.swap2 && opening_moves.is_empty() {
+        record.opening = "swap2".to_string();
+        match swap2_opening(&mut live, &names, black, &mut clocks, &mut game) {
+            Ok(b) => black = b,
+            Err((loser, reason)) => {
+                // the player who failed loses, whatever colour it would have had
+                black = loser;
+                finish(&mut record, Outcome::White, reason);
+            }
+        }
+        record.black_player = black;
+        record.black = names[black].clone();
+        record.white = names[1 - black].clone();
+        record.moves = game.board().moves().to_vec();
+        record.opening_len = record.moves.len();
+        if !record.reason.is_empty() {
+            for p in live.iter_mut().flatten() {
+                p.finish();
+            }
+            record.position = format_moves(&record.moves, cfg.size);
+            return record;
+        }
+    }
+    // player index by colour
+    let who = |c: Color| if c == Color::Black { black } else { 1 - black };
     loop {
         if game.board().is_full() {
             finish(&mut record, Outcome::Draw, "board full".to_string());
@@ -487,8 +581,36 @@ mod tests {
                 moves: gomoku_engine::notation::parse_moves("e5 e6", 9).expect("valid"),
                 label: "test".to_string(),
             }],
+            swap2: false,
             games,
             concurrency: 2,
+        }
+    }
+
+    #[test]
+    fn swap2_games_open_with_three_to_six_stones_and_decide_the_colours() {
+        let players: [PlayerSpec; 2] = [
+            "search=alphabeta,depth=2".parse().expect("valid"),
+            "pvs depth=3".parse().expect("valid"),
+        ];
+        let mut c = cfg(4);
+        c.openings.clear();
+        c.swap2 = true;
+        c.rule = Rule::Standard;
+        let games = run_match(&c, &players, &|_| {});
+        assert_eq!(games.len(), 4);
+        for g in &games {
+            assert_eq!(g.opening, "swap2");
+            assert!((3..=6).contains(&g.opening_len), "{}", g.opening_len);
+            let mut opening = g.moves[..g.opening_len].to_vec();
+            opening.sort_unstable();
+            opening.dedup();
+            assert_eq!(opening.len(), g.opening_len, "{}", g.position);
+            assert_eq!(g.times_ms.len() + g.opening_len, g.moves.len());
+            assert_eq!(g.black, players[g.black_player].name);
+            assert_eq!(g.white, players[1 - g.black_player].name);
+            assert!(!g.reason.is_empty());
+            assert!(!g.reason.contains("swap2"), "{}", g.reason);
         }
     }
 

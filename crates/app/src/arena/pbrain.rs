@@ -10,6 +10,7 @@
 //! ends or the engine fails, so a broken engine never hangs a match.
 
 use crate::pbrain::command::{excerpt, notation_message};
+use crate::pbrain::swap2::Answer;
 use gomoku_engine::notation::{format_xy, parse_xy};
 use gomoku_engine::{Board, Color, Pos, Rule};
 use std::io::{BufRead, BufReader, Write};
@@ -241,6 +242,31 @@ impl PbrainProcess {
     pub fn ask_turn(&mut self, last: Pos, size: usize, deadline: Instant) -> Result<Pos, Failure> {
         self.send(&format!("TURN {}", format_xy(last)))?;
         self.move_reply(size, deadline)
+    }
+
+    /// Sends `SWAP2BOARD` with `stones` (Black first) and reads the answer before `deadline`.
+    ///
+    /// # Errors
+    /// Timeout, crash, `ERROR`, or an answer that is neither `SWAP` nor points on the board.
+    pub fn ask_swap2(
+        &mut self,
+        stones: &[Pos],
+        size: usize,
+        deadline: Instant,
+    ) -> Result<Answer, Failure> {
+        self.send("SWAP2BOARD")?;
+        for &p in stones {
+            self.send(&format_xy(p))?;
+        }
+        self.send("DONE")?;
+        let line = self.reply(deadline, "SWAP2BOARD")?;
+        Answer::parse(&line, size).map_err(|e| {
+            Failure::Protocol(format!(
+                "answered '{}' to SWAP2BOARD: {}",
+                excerpt(line.trim()),
+                excerpt(&e)
+            ))
+        })
     }
 
     /// Reads a move answer `x,y` before `deadline`.

@@ -10,6 +10,7 @@
 //! - external: `cmd:` followed by the command line, e.g. `cmd:./pbrain-foo --flag`.
 
 use super::pbrain::{split_command, Failure, PbrainProcess};
+use crate::pbrain::swap2::{self, Answer};
 use crate::study::{MAX_HASH_MB, MAX_THREADS};
 use anyhow::{anyhow, bail, Result};
 use gomoku_engine::search::MAX_DEPTH;
@@ -207,6 +208,12 @@ pub trait Player {
     /// # Errors
     /// A forfeit: timeout, crash, protocol error.
     fn get_move(&mut self, game: &Game, time_left_ms: Option<u64>) -> Result<Pos, Forfeit>;
+    /// Answers Gomocup's swap2 opening after `game`'s stones (0, 3 or 5, Black first): stones
+    /// to place, or `SWAP` (see [`crate::pbrain::swap2`]).
+    ///
+    /// # Errors
+    /// As for [`Player::get_move`].
+    fn swap2(&mut self, game: &Game, time_left_ms: Option<u64>) -> Result<Answer, Forfeit>;
     /// The game is over.
     fn finish(&mut self);
 }
@@ -280,6 +287,25 @@ impl Player for Internal {
             Err(Forfeit("the search found no move".to_string()))
         }
     }
+    fn swap2(&mut self, game: &Game, time_left_ms: Option<u64>) -> Result<Answer, Forfeit> {
+        let limits = Limits {
+            game_time_left_ms: time_left_ms,
+            ..self.limits.clone()
+        };
+        let stop = AtomicBool::new(false);
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64);
+        let mut cx = swap2::Context {
+            searcher: self.searcher.as_mut(),
+            time_ms: limits.move_time_ms,
+            limits,
+            stop: &stop,
+            seed,
+            note: &mut |_| {},
+        };
+        Ok(swap2::decide(&mut cx, game.board()))
+    }
     fn finish(&mut self) {}
 }
 
@@ -331,6 +357,31 @@ impl Player for External {
             Ok(m) => {
                 self.synced = Some(moves.len() + 1);
                 Ok(m)
+            }
+            Err(f) => Err(self.fail(&f)),
+        }
+    }
+
+    fn swap2(&mut self, game: &Game, time_left_ms: Option<u64>) -> Result<Answer, Forfeit> {
+        let allowed = time_left_ms.map_or(self.turn_ms, |left| self.turn_ms.min(left));
+        let deadline = Instant::now() + Duration::from_millis(allowed + self.margin_ms);
+        let board = game.board();
+        let Some(p) = self.process.as_mut() else {
+            return Err(Forfeit("the engine is not running".to_string()));
+        };
+        let res = (|| {
+            if self.game_ms.is_some() {
+                if let Some(left) = time_left_ms {
+                    p.send(&format!("INFO time_left {left}"))?;
+                }
+            }
+            p.ask_swap2(board.moves(), board.size(), deadline)
+        })();
+        match res {
+            Ok(a) => {
+                // the next move sends the whole position
+                self.synced = None;
+                Ok(a)
             }
             Err(f) => Err(self.fail(&f)),
         }

@@ -38,6 +38,11 @@ pub struct Args {
     /// without one, games start from the empty board.
     #[arg(long)]
     pub openings: Option<PathBuf>,
+    /// Open every game with Gomocup's swap2 (pbrain engines get `SWAP2BOARD`): the players
+    /// take turns as the first player, and the opening decides the colours. Not with
+    /// `--openings`.
+    #[arg(long)]
+    pub swap2: bool,
     /// Only openings whose `set=` key contains this text.
     #[arg(long)]
     pub opening_set: Option<String>,
@@ -224,6 +229,9 @@ pub fn run(args: &Args) -> Result<()> {
         .as_deref()
         .map(|s| parse_sprt(s, args.alpha, args.beta))
         .transpose()?;
+    if args.swap2 && args.openings.is_some() {
+        bail!("--swap2 opens every game from the empty board: it does not take --openings");
+    }
     let mut openings: Vec<Opening> = match &args.openings {
         Some(path) => load_openings(
             path,
@@ -275,6 +283,7 @@ pub fn run(args: &Args) -> Result<()> {
             start_ms: args.start_timeout_ms,
         },
         openings,
+        swap2: args.swap2,
         games,
         concurrency: args.concurrency,
     };
@@ -287,7 +296,9 @@ pub fn run(args: &Args) -> Result<()> {
         args.size,
         args.size,
         games,
-        if cfg.openings.is_empty() {
+        if cfg.swap2 {
+            " opened with swap2".to_string()
+        } else if cfg.openings.is_empty() {
             " from the empty board".to_string()
         } else {
             format!(

@@ -7,9 +7,10 @@
 //! either takes Black (`SWAP`) or stays White and plays the 6th stone. In every case White is
 //! to move on the board, so the choice reads one value: White's, from a search.
 
-use gomoku_engine::notation::format_xy;
+use gomoku_engine::notation::{format_xy, parse_xy};
 use gomoku_engine::search::format_score;
-use gomoku_engine::{Board, Color, Engine, Limits, Pos, SearchOptions, SearchResult};
+use gomoku_engine::study::Searcher;
+use gomoku_engine::{Board, Color, Limits, Pos, SearchOptions, SearchResult};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -45,10 +46,31 @@ impl Answer {
     }
 }
 
+impl Answer {
+    /// Reads an answer line on a `size` board: `SWAP`, or `x,y` points separated by blanks.
+    ///
+    /// # Errors
+    /// Anything else, or a point off the board.
+    pub fn parse(line: &str, size: usize) -> Result<Answer, String> {
+        let line = line.trim();
+        if line.eq_ignore_ascii_case("SWAP") {
+            return Ok(Answer::Swap);
+        }
+        let stones = line
+            .split_whitespace()
+            .map(|t| parse_xy(t, size).map_err(|e| e.to_string()))
+            .collect::<Result<Vec<Pos>, String>>()?;
+        if stones.is_empty() {
+            return Err("an empty answer".to_string());
+        }
+        Ok(Answer::Stones(stones))
+    }
+}
+
 /// What [`decide`] searches with.
 pub struct Context<'a> {
-    /// The engine (its table and threads).
-    pub engine: &'a mut Engine,
+    /// The searcher (the engine, or a simpler one of `match`).
+    pub searcher: &'a mut dyn Searcher,
     /// Depth and node limits for every search (their times are set here).
     pub limits: Limits,
     /// Milliseconds for the whole decision (`None`: the limits' own).
@@ -92,7 +114,7 @@ impl Context<'_> {
             all_root_values: all_values,
             ..SearchOptions::default()
         };
-        self.engine
+        self.searcher
             .search(board, &limits, &options, self.stop, &mut |_| {})
     }
 }
@@ -289,7 +311,7 @@ fn openings(board: &Board, seed: u64) -> Vec<Vec<Pos>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gomoku_engine::{EngineConfig, Rule};
+    use gomoku_engine::{Engine, EngineConfig, Rule};
 
     fn engine() -> Engine {
         Engine::new(EngineConfig {
@@ -308,7 +330,7 @@ mod tests {
         let mut notes = Vec::new();
         let mut note = |s: String| notes.push(s);
         let mut cx = Context {
-            engine: &mut e,
+            searcher: &mut e,
             limits: Limits {
                 depth: Some(6),
                 ..Limits::default()
@@ -402,9 +424,14 @@ mod tests {
     }
 
     #[test]
-    fn answers_read_as_protocol_lines() {
+    fn answers_read_as_protocol_lines_and_back() {
         assert_eq!(Answer::Swap.line(), "SWAP");
         let a = Answer::Stones(vec![Pos::new(7, 7), Pos::new(8, 6)]);
         assert_eq!(a.line(), "7,7 8,6");
+        assert_eq!(Answer::parse(" 7,7  8,6\r", 15), Ok(a));
+        assert_eq!(Answer::parse("swap", 15), Ok(Answer::Swap));
+        for bad in ["", "SWAP 7,7", "7,7 x", "15,0", "7;7"] {
+            assert!(Answer::parse(bad, 15).is_err(), "{bad:?}");
+        }
     }
 }

@@ -211,7 +211,7 @@ fn swap2_answer(engine: &mut Engine, job: &SearchJob, out: &Output) -> swap2::An
         .map_or(1, |d| d.as_nanos() as u64);
     let mut note = |text: String| out.line(&format!("MESSAGE {text}"));
     let mut cx = swap2::Context {
-        engine,
+        searcher: engine,
         limits,
         time_ms,
         stop: &job.stop,
