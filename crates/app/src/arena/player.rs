@@ -327,15 +327,16 @@ impl External {
     }
 }
 
-impl Player for External {
-    fn get_move(&mut self, game: &Game, time_left_ms: Option<u64>) -> Result<Pos, Forfeit> {
-        let allowed = match time_left_ms {
-            Some(left) => self.turn_ms.min(left),
-            None => self.turn_ms,
-        };
+impl External {
+    /// Sends the game time left (in a timed match), then `ask`s the engine with the deadline
+    /// of one move; a failure kills the engine and forfeits.
+    fn exchange<T>(
+        &mut self,
+        time_left_ms: Option<u64>,
+        ask: impl FnOnce(&mut PbrainProcess, Instant) -> Result<T, Failure>,
+    ) -> Result<T, Forfeit> {
+        let allowed = time_left_ms.map_or(self.turn_ms, |left| self.turn_ms.min(left));
         let deadline = Instant::now() + Duration::from_millis(allowed + self.margin_ms);
-        let board = game.board();
-        let moves = board.moves();
         let Some(p) = self.process.as_mut() else {
             return Err(Forfeit("the engine is not running".to_string()));
         };
@@ -345,46 +346,36 @@ impl Player for External {
                     p.send(&format!("INFO time_left {left}"))?;
                 }
             }
-            match self.synced {
-                // the engine knows everything but the opponent's last move
-                Some(n) if n + 1 == moves.len() && moves[n].is_point() => {
-                    p.ask_turn(moves[n], board.size(), deadline)
-                }
-                _ => p.ask_board(board, board.to_move(), deadline),
-            }
+            ask(p, deadline)
         })();
-        match res {
-            Ok(m) => {
-                self.synced = Some(moves.len() + 1);
-                Ok(m)
+        res.map_err(|f| self.fail(&f))
+    }
+}
+
+impl Player for External {
+    fn get_move(&mut self, game: &Game, time_left_ms: Option<u64>) -> Result<Pos, Forfeit> {
+        let board = game.board();
+        let moves = board.moves();
+        let synced = self.synced;
+        let m = self.exchange(time_left_ms, |p, deadline| match synced {
+            // the engine knows everything but the opponent's last move
+            Some(n) if n + 1 == moves.len() && moves[n].is_point() => {
+                p.ask_turn(moves[n], board.size(), deadline)
             }
-            Err(f) => Err(self.fail(&f)),
-        }
+            _ => p.ask_board(board, board.to_move(), deadline),
+        })?;
+        self.synced = Some(moves.len() + 1);
+        Ok(m)
     }
 
     fn swap2(&mut self, game: &Game, time_left_ms: Option<u64>) -> Result<Answer, Forfeit> {
-        let allowed = time_left_ms.map_or(self.turn_ms, |left| self.turn_ms.min(left));
-        let deadline = Instant::now() + Duration::from_millis(allowed + self.margin_ms);
         let board = game.board();
-        let Some(p) = self.process.as_mut() else {
-            return Err(Forfeit("the engine is not running".to_string()));
-        };
-        let res = (|| {
-            if self.game_ms.is_some() {
-                if let Some(left) = time_left_ms {
-                    p.send(&format!("INFO time_left {left}"))?;
-                }
-            }
+        let a = self.exchange(time_left_ms, |p, deadline| {
             p.ask_swap2(board.moves(), board.size(), deadline)
-        })();
-        match res {
-            Ok(a) => {
-                // the next move sends the whole position
-                self.synced = None;
-                Ok(a)
-            }
-            Err(f) => Err(self.fail(&f)),
-        }
+        })?;
+        // the next move sends the whole position
+        self.synced = None;
+        Ok(a)
     }
 
     fn finish(&mut self) {

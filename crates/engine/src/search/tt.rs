@@ -191,8 +191,10 @@ struct Filling {
 impl Filling {
     /// Starts filling the pages of the `size` bytes at `addr` (Linux only: elsewhere the
     /// allocation is zeroed at once), raising `usable` (in buckets) as it goes and to the
-    /// whole table at the end. `None` when it cannot (too little free memory, no thread, an old
-    /// kernel): the whole table is then in use, and its pages are filled on first touch.
+    /// whole table at the end, then collapsing the pages into huge pages; all of it while
+    /// `activity` shows no search (see [`FILL_PAUSE`]). `None` when it cannot (too little free
+    /// memory, no thread, an old kernel): the whole table is then in use, and its pages are
+    /// filled on first touch.
     #[cfg(target_os = "linux")]
     fn start(
         addr: usize,
@@ -306,7 +308,7 @@ impl Filling {
         None
     }
 
-    /// Stops the thread and waits for it (at most one chunk).
+    /// Stops the thread and waits for it (at most one chunk, or one collapse of 2 MB).
     fn finish(self) {
         self.stop.store(true, Ordering::Relaxed);
         let _ = self.thread.join();
