@@ -559,7 +559,8 @@ impl TranspositionTable {
     }
 
     /// Marks the table in use by a search until the guard is dropped: meanwhile the thread
-    /// filling a large table's pages waits (see [`FILL_PAUSE`]).
+    /// filling a large table's pages waits (for a second at most, then it fills beside the
+    /// search; it collapses them into huge pages only between searches).
     #[must_use]
     pub fn busy(&self) -> Busy {
         let activity = Arc::clone(&self.buckets.activity);
