@@ -3,7 +3,7 @@
 //!
 //! The test opens the page, starts a game against the engine, clicks intersections, waits for
 //! the engine's replies, checks the engine panel, plays a short game to a win, looks at the
-//! other board sizes, renju marks and the Chinese labels, and saves a screenshot
+//! other board sizes, renju marks, the analysis overlay and the Chinese labels, and saves a screenshot
 //! (`target/tmp/web-e2e.png`, or the path in `GOMOKU_E2E_SCREENSHOT`).
 
 use fantoccini::actions::{InputSource, MouseActions, PointerAction};
@@ -434,6 +434,83 @@ async fn play_in_headless_chromium() {
     )
     .await;
     assert_eq!(js(&c, &format!("return {MOVE_COUNT};")).await, 8);
+
+    // 3b. Analysis: values on the board and in the candidate list, for the side to move;
+    // Black's forbidden point is never a candidate; a move restarts it for the other side.
+    click(&c, "btn-analyze").await;
+    wait_js(
+        &c,
+        "candidates on the board",
+        "return document.querySelectorAll('[data-testid=board] [data-candidate]').length >= 3 \
+         && document.querySelectorAll('[data-testid=candidates] li').length >= 3;",
+    )
+    .await;
+    assert_eq!(
+        js(&c, "return document.querySelector('[data-testid=btn-analyze]').getAttribute('aria-pressed');").await,
+        "true"
+    );
+    assert_eq!(
+        js(
+            &c,
+            "return !!document.querySelector('[data-candidate=h8]');"
+        )
+        .await,
+        Value::Bool(false),
+        "a forbidden point is no candidate"
+    );
+    // the board and the list read at once: both follow the live analysis
+    let seen = js(
+        &c,
+        "return [[...document.querySelectorAll('[data-testid=board] [data-candidate]')]\
+         .map(g => [g.dataset.candidate, Number(g.dataset.rank), Number(g.dataset.score), g.querySelector('text').textContent]), \
+         document.querySelector('[data-testid=candidates] li').dataset.move];",
+    )
+    .await;
+    let marks = seen[0].as_array().expect("candidate marks");
+    for (i, m) in marks.iter().enumerate() {
+        assert_eq!(m[1], json!(i), "marks in rank order: {marks:?}");
+        if i > 0 {
+            assert!(
+                m[2].as_f64() <= marks[i - 1][2].as_f64(),
+                "best first: {marks:?}"
+            );
+        }
+        let label = m[3].as_str().unwrap_or("");
+        assert!(
+            label.starts_with(['+', '-', 'W', 'L', '0']),
+            "a value on the mark: {marks:?}"
+        );
+    }
+    assert_eq!(
+        seen[1], marks[0][0],
+        "the list and the board agree on the best move"
+    );
+    let status = text(&c, "status").await;
+    assert!(status.contains("analysing"), "status: {status}");
+    js(&c, "window.scrollTo(0, 0); return true;").await;
+    save_screenshot(&c, "web-e2e-analysis.png").await;
+    let best = marks[0][0].as_str().expect("a point").to_string();
+    click_point(&c, &best).await;
+    wait_js(
+        &c,
+        "the analysis for White",
+        &format!(
+            "return {MOVE_COUNT} === 9 && document.querySelector('[data-testid=status]').dataset.toMove === 'white' \
+             && document.querySelectorAll('[data-testid=board] [data-candidate]').length >= 1 \
+             && !document.querySelector('[data-candidate=\"{best}\"]');"
+        ),
+    )
+    .await;
+    click(&c, "btn-analyze").await;
+    wait_js(
+        &c,
+        "analysis off",
+        &format!(
+            "return {IDLE} && document.querySelectorAll('[data-candidate]').length === 0 \
+             && document.querySelector('[data-testid=candidates-box]').hidden;"
+        ),
+    )
+    .await;
 
     // 4. A short game to a result against the engine: an open four cannot be stopped.
     select(&c, "ng-mode", "person-engine").await;

@@ -127,6 +127,7 @@
         liveUpdates += 1;
         $('engine-info').dataset.liveUpdates = String(liveUpdates);
         renderInfo();
+        if (analysing()) renderCandidateMarks();
       }
     });
     events.addEventListener('closed', () => {
@@ -261,8 +262,23 @@
     return pts;
   }
 
+  function analysing() { return !!(game && game.thinking && game.thinking.purpose === 'analysis'); }
+
   function personToMove() {
-    return game && !game.result && !game.thinking && game.players[game.to_move] === 'person';
+    return game && !game.result && (!game.thinking || analysing()) && game.players[game.to_move] === 'person';
+  }
+
+  // The analysis of the position on the board: live while it runs, then the finished one.
+  function analysisInfo() {
+    if (!game) return null;
+    if (analysing()) return live;
+    return game.analysis || null;
+  }
+
+  // A candidate's value in a few characters: +35, W3 (wins in 3 moves), L2 (loses in 2).
+  function shortEval(c) {
+    if (c.mate !== null && c.mate !== undefined) return (c.mate > 0 ? 'W' : 'L') + Math.abs(c.mate);
+    return c.score > 0 ? '+' + c.score : String(c.score);
   }
 
   function renderBoard() {
@@ -346,6 +362,9 @@
     if (last && last.x !== null && !showNumbers) {
       svg.appendChild(el('circle', { cx: px(last.x), cy: px(last.y), r: 5.5, class: 'last-mark', 'data-testid': 'last-move' }));
     }
+    const marks = el('g', { class: 'candidates', id: 'candidate-marks', 'data-testid': 'candidate-marks' });
+    svg.appendChild(marks);
+    renderCandidateMarks(occupied);
     if (game.hint && game.hint.move && !game.thinking) {
       const p = parsePoint(game.hint.move, n);
       if (p) svg.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.38, class: 'hint-mark', 'data-testid': 'hint-mark', 'data-hint': game.hint.move }));
@@ -371,6 +390,7 @@
   function shownInfo() {
     if (!game) return null;
     if (game.thinking) return live;
+    if (game.analysis) return game.analysis;
     if (game.hint) return game.hint;
     for (let i = game.moves.length - 1; i >= 0; i--) if (game.moves[i].engine) return game.moves[i].engine;
     return null;
@@ -381,13 +401,15 @@
     const set = (id, v) => { $(id).textContent = v; };
     if (game && game.thinking) {
       const secs = ((performance.now() - thinkSince) / 1000).toFixed(1);
-      set('info-status', t('info.thinking', { secs }));
+      set('info-status', t(analysing() ? 'info.analyzing' : 'info.thinking', { secs }));
     } else if (info) {
-      set('info-status', t(info.purpose === 'hint' ? 'info.hint' : 'info.last', { color: colorName(info.color) }));
+      const key = { hint: 'info.hint', analysis: 'info.analysis' }[info.purpose] || 'info.last';
+      set('info-status', t(key, { color: colorName(info.color) }));
     } else {
       set('info-status', t('info.none'));
     }
     $('engine-info').classList.toggle('thinking', !!(game && game.thinking));
+    renderCandidates();
     if (!info) {
       for (const id of ['info-move', 'info-eval', 'info-time', 'info-depth', 'info-nodes', 'info-nps', 'info-tt', 'info-pv']) set(id, '–');
       return;
@@ -400,6 +422,56 @@
     set('info-nps', num(info.nps));
     set('info-tt', num(info.tt_hits));
     set('info-pv', info.pv.length ? info.pv.join(' ') : '–');
+  }
+
+  let shownCandidates = null; // what the candidate list shows (redrawn only when it changes)
+
+  // The analysis's values on the board. Only this layer is redrawn while an analysis runs: the
+  // click targets stay, so that a click is never lost between mouse down and up.
+  function renderCandidateMarks(occupied) {
+    const marks = $('candidate-marks');
+    if (!marks || !game) return;
+    marks.textContent = '';
+    const n = game.size;
+    if (!occupied) occupied = new Set(game.moves.map((m) => m.move));
+    const analysis = analysisInfo();
+    if (!analysis || !analysis.candidates) return;
+    analysis.candidates.forEach((c, rank) => {
+      const p = parsePoint(c.move, n);
+      if (!p || occupied.has(c.move)) return;
+      const cls = 'cand' + (rank === 0 ? ' best' : '') + (c.mate > 0 ? ' win' : '');
+      const g = el('g', { class: cls, 'data-candidate': c.move, 'data-rank': rank, 'data-score': c.score });
+      g.appendChild(el('title', {}, `${c.move}: ${evalText(c)} (${c.pv.join(' ')})`));
+      g.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.42 }));
+      g.appendChild(el('text', { x: px(p.x), y: px(p.y) + 4, 'text-anchor': 'middle' }, shortEval(c)));
+      marks.appendChild(g);
+    });
+  }
+
+  function renderCandidates() {
+    const info = analysisInfo();
+    const key = [info, lang];
+    if (shownCandidates && shownCandidates[0] === key[0] && shownCandidates[1] === key[1]) return;
+    shownCandidates = key;
+    const list = $('candidates');
+    list.textContent = '';
+    const cands = (info && info.candidates) || [];
+    $('candidates-box').hidden = cands.length === 0;
+    for (const c of cands) {
+      const li = document.createElement('li');
+      li.dataset.move = c.move;
+      const pt = document.createElement('span');
+      pt.className = 'pt';
+      pt.textContent = c.move;
+      const ev = document.createElement('span');
+      ev.className = 'ev';
+      ev.textContent = evalText(c);
+      const line = document.createElement('span');
+      line.className = 'line';
+      line.textContent = c.pv.slice(1, 8).join(' ') + ' (d' + c.depth + ')';
+      li.append(pt, ev, line);
+      list.appendChild(li);
+    }
   }
 
   function renderStatus() {
@@ -423,12 +495,13 @@
       result.hidden = true;
       result.textContent = '';
       delete result.dataset.winner;
-      if (game.thinking) {
+      if (game.thinking && !analysing()) {
         status.textContent = game.thinking.purpose === 'hint'
           ? t('status.hint') : t('status.thinking', { color: colorName(game.thinking.color) });
       } else {
         const who = game.players[game.to_move] === 'person' ? t('you') : t('theEngine');
-        status.textContent = t('status.toMove', { color: colorName(game.to_move), who });
+        status.textContent = t('status.toMove', { color: colorName(game.to_move), who })
+          + (analysing() ? ' · ' + t('status.analyzing') + '…' : '');
       }
     }
     status.dataset.toMove = game.to_move;
@@ -503,8 +576,11 @@
     $('btn-undo').disabled = !g || (g.moves.length === 0 && !(g.result && g.result.resigned));
     $('btn-redo').disabled = !g || over || g.redo.length === 0;
     $('btn-hint').disabled = over || thinking;
+    $('btn-analyze').disabled = !g || (over && !g.analyze);
+    $('btn-analyze').setAttribute('aria-pressed', g && g.analyze ? 'true' : 'false');
     $('btn-go').disabled = over || thinking;
     $('btn-stop').disabled = !thinking;
+    $('btn-stop').textContent = t(analysing() ? 'stopAnalysis' : 'stop');
     $('btn-resign').disabled = over;
     $('btn-swap').disabled = !g;
     $('io-download').href = g ? '/api/games/' + g.id + '/export?format=psq&download=true' : '#';
@@ -530,6 +606,7 @@
   $('btn-undo').addEventListener('click', () => act('/undo'));
   $('btn-redo').addEventListener('click', () => act('/redo'));
   $('btn-hint').addEventListener('click', () => act('/hint'));
+  $('btn-analyze').addEventListener('click', () => act('/analyze', { on: !(game && game.analyze) }));
   $('btn-go').addEventListener('click', () => act('/go'));
   $('btn-stop').addEventListener('click', () => act('/stop'));
   $('btn-swap').addEventListener('click', () => act('/swap'));

@@ -2,7 +2,9 @@
 //! answers with the new state; every failure is an [`ApiError`] and leaves the game unchanged.
 
 use super::error::ApiError;
-use super::games::{lock, GameView, MoveRequest, NewGame, ResignRequest, Settings, Slot};
+use super::games::{
+    lock, AnalyzeRequest, GameView, MoveRequest, NewGame, ResignRequest, Settings, Slot,
+};
 use super::AppState;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
@@ -135,6 +137,16 @@ pub(super) async fn resign(
     state.games.get(&id)?;
     let req: ResignRequest = parse_body(body, Some(ResignRequest::default()))?;
     act(&state, &id, |s| s.resign(&req))
+}
+
+pub(super) async fn analyze(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<GameView>> {
+    state.games.get(&id)?;
+    let req: AnalyzeRequest = parse_body(body, Some(AnalyzeRequest::default()))?;
+    act(&state, &id, |s| s.analyze(&req))
 }
 
 pub(super) async fn swap(

@@ -9,7 +9,7 @@
 use super::error::ApiError;
 use super::psq;
 use gomoku_engine::notation::{check_size, format_pos, parse_pos, parse_xy};
-use gomoku_engine::search::{format_score, moves_to_result};
+use gomoku_engine::search::{format_score, moves_to_result, RootMove};
 use gomoku_engine::study::{Greedy, PatternEval, Searcher};
 use gomoku_engine::{
     Color, Engine, EngineConfig, Game, GameResult, Limits, Pos, Rule, SearchEvent, SearchInfo,
@@ -143,6 +143,20 @@ pub struct MoveRequest {
     pub color: Option<String>,
 }
 
+/// The body of `POST /api/games/{id}/analyze` (optional).
+#[derive(Debug, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AnalyzeRequest {
+    /// Analysis on (the default) or off.
+    pub on: bool,
+}
+
+impl Default for AnalyzeRequest {
+    fn default() -> Self {
+        AnalyzeRequest { on: true }
+    }
+}
+
 /// The body of `POST /api/games/{id}/resign` (optional).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -159,6 +173,50 @@ pub enum Purpose {
     Move,
     /// A suggestion for the person to move.
     Hint,
+    /// Analysis of the position: every candidate move with its exact value.
+    Analysis,
+}
+
+/// How long one analysis runs at most (a tab left open must not keep a core busy for ever).
+pub const ANALYSIS_MS: u64 = 5 * 60 * 1000;
+
+/// How many candidate moves an analysis reports.
+pub const CANDIDATES: usize = 12;
+
+/// One candidate move of an analysis.
+#[derive(Clone, Debug, Serialize)]
+pub struct Candidate {
+    /// The point (`h8` style).
+    #[serde(rename = "move")]
+    pub point: String,
+    /// Its value for the side to move.
+    pub score: i32,
+    /// The value as text, as in [`EngineInfo::eval`].
+    pub eval: String,
+    /// Own moves to a proven result, as in [`EngineInfo::mate`].
+    pub mate: Option<i32>,
+    /// The depth the value comes from.
+    pub depth: i32,
+    /// The line starting with this move.
+    pub pv: Vec<String>,
+}
+
+impl Candidate {
+    fn list(moves: &[RootMove], size: usize) -> Vec<Candidate> {
+        moves
+            .iter()
+            .filter(|m| m.pos.is_point())
+            .take(CANDIDATES)
+            .map(|m| Candidate {
+                point: format_pos(m.pos, size),
+                score: m.score,
+                eval: format_score(m.score),
+                mate: moves_to_result(m.score),
+                depth: m.depth,
+                pv: m.pv.iter().map(|&p| format_pos(p, size)).collect(),
+            })
+            .collect()
+    }
 }
 
 /// What the engine reports about a search, live or final.
@@ -198,6 +256,9 @@ pub struct EngineInfo {
     /// Whether the search has finished.
     #[serde(rename = "final")]
     pub done: bool,
+    /// An analysis's candidate moves, best first (absent for moves and hints).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub candidates: Vec<Candidate>,
 }
 
 impl EngineInfo {
@@ -219,6 +280,7 @@ impl EngineInfo {
             pv: pv.iter().map(|&p| format_pos(p, size)).collect(),
             engine: String::new(),
             done: false,
+            candidates: Vec::new(),
         }
     }
 
@@ -262,6 +324,11 @@ impl EngineInfo {
             time_ms: r.elapsed_ms,
             engine: engine.to_string(),
             done: true,
+            candidates: if purpose == Purpose::Analysis {
+                Candidate::list(&r.root_moves, size)
+            } else {
+                Vec::new()
+            },
             ..EngineInfo::new(purpose, color, r.score, &pv, size)
         }
     }
@@ -407,6 +474,10 @@ pub struct Slot {
     job: Option<Job>,
     live: Option<EngineInfo>,
     hint: Option<EngineInfo>,
+    /// Whether analysis mode is on: the position is analysed whenever the engine is idle.
+    analyze: bool,
+    /// The last finished analysis of the current position.
+    analysis: Option<EngineInfo>,
     error: Option<String>,
     version: u64,
     last_seen: Instant,
@@ -434,6 +505,10 @@ pub struct GameView {
     thinking: Option<ThinkingView>,
     live: Option<EngineInfo>,
     hint: Option<EngineInfo>,
+    /// Whether analysis mode is on.
+    analyze: bool,
+    /// The last finished analysis of the current position (the live one is in `live`).
+    analysis: Option<EngineInfo>,
     /// Why the engine could not move, if it could not (never set by a bad request).
     engine_error: Option<String>,
 }
@@ -597,6 +672,8 @@ impl Slot {
             }),
             live: self.live.clone(),
             hint: self.hint.clone(),
+            analyze: self.analyze,
+            analysis: self.analysis.clone(),
             engine_error: self.error.clone(),
         }
     }
@@ -641,7 +718,8 @@ impl Slot {
         }
     }
 
-    /// Starts the engine if it is to move in a game still going.
+    /// Starts the engine if it is to move in a game still going, otherwise the analysis if
+    /// it is on.
     fn maybe_start_engine(&mut self) {
         let to_move = self.game.board().to_move();
         if self.job.is_none()
@@ -653,6 +731,22 @@ impl Slot {
                 self.error = Some(e.message);
             }
         }
+        self.maybe_analyze();
+    }
+
+    /// Starts analysing the position when analysis is on, the engine idle and the position
+    /// not analysed yet (a finished or stopped analysis stays until the position changes).
+    fn maybe_analyze(&mut self) {
+        if self.analyze
+            && self.job.is_none()
+            && self.analysis.is_none()
+            && !self.is_over()
+            && !self.game.board().is_full()
+        {
+            if let Err(e) = self.start_job(Purpose::Analysis) {
+                self.error = Some(e.message);
+            }
+        }
     }
 
     /// Starts a search for the side to move on a thread of its own.
@@ -660,14 +754,18 @@ impl Slot {
         let board = self.game.board().clone();
         let color = board.to_move();
         let size = board.size();
-        // hints always use the full search: a greedy suggestion would mislead
-        let level = if purpose == Purpose::Hint {
-            Level::Max
-        } else {
+        // hints and analyses always use the full search: a greedy suggestion would mislead
+        let level = if purpose == Purpose::Move {
             self.level
+        } else {
+            Level::Max
         };
         let limits = Limits {
-            move_time_ms: Some(self.time_ms),
+            move_time_ms: Some(if purpose == Purpose::Analysis {
+                ANALYSIS_MS
+            } else {
+                self.time_ms
+            }),
             depth: level.depth(),
             ..Limits::default()
         };
@@ -721,10 +819,12 @@ impl Slot {
                     EngineInfo::from_result(current.purpose, current.color, &r, size, &engine);
                 match current.purpose {
                     Purpose::Hint => self.hint = Some(info),
+                    Purpose::Analysis => self.analysis = Some(info),
                     Purpose::Move => {
                         if !r.best_move.is_point() || self.game.play(r.best_move).is_err() {
                             self.error = Some("the engine found no move".to_string());
                         } else {
+                            self.analysis = None;
                             self.records.push(MoveRecord {
                                 pos: r.best_move,
                                 ms: r.elapsed_ms,
@@ -819,6 +919,7 @@ impl Slot {
         });
         self.redo_records.clear();
         self.hint = None;
+        self.analysis = None;
         self.error = None;
         self.turn_started = Instant::now();
         self.maybe_start_engine();
@@ -886,11 +987,13 @@ impl Slot {
     /// starts again, and the engine replies if it is its turn in a game with a person.
     fn resume_after_history_change(&mut self) {
         self.hint = None;
+        self.analysis = None;
         self.error = None;
         self.turn_started = Instant::now();
         if self.has_person() {
             self.maybe_start_engine();
         }
+        self.maybe_analyze();
         self.changed();
     }
 
@@ -986,7 +1089,39 @@ impl Slot {
         };
         self.cancel_job();
         self.hint = None;
+        self.analysis = None;
         self.resigned = Some(color);
+        self.changed();
+        Ok(())
+    }
+
+    /// Turns analysis on or off. On, the engine analyses the position whenever it is idle: every
+    /// candidate move gets an exact value, for at most [`ANALYSIS_MS`] per position (`stop`
+    /// ends it early); turning it on again while idle analyses the position anew. Off, a
+    /// running analysis stops and its result is dropped.
+    ///
+    /// # Errors
+    /// 409 when turning it on in a game that is over.
+    pub fn analyze(&mut self, req: &AnalyzeRequest) -> Result<(), ApiError> {
+        self.touch();
+        if req.on {
+            self.refuse_if_over()?;
+            self.analyze = true;
+            if self.job.is_none() {
+                self.analysis = None;
+                self.maybe_analyze();
+            }
+        } else {
+            self.analyze = false;
+            if self
+                .job
+                .as_ref()
+                .is_some_and(|j| j.purpose == Purpose::Analysis)
+            {
+                self.cancel_job();
+            }
+            self.analysis = None;
+        }
         self.changed();
         Ok(())
     }
@@ -1080,21 +1215,42 @@ impl SearchCtx {
         limits: &Limits,
         stop: &AtomicBool,
     ) -> (SearchResult, String) {
-        let options = SearchOptions::default();
+        let analysis = self.purpose == Purpose::Analysis;
+        let options = SearchOptions {
+            all_root_values: analysis,
+            ..SearchOptions::default()
+        };
         let name = match level {
             Level::Greedy => Greedy { eval: PatternEval }.name(),
             _ => "pvs".to_string(),
         };
+        // the latest progress line, sent again with the candidates when they follow it
+        let mut last: Option<EngineInfo> = None;
         let mut report = |ev: SearchEvent<'_>| {
-            if let SearchEvent::Iteration(i) = ev {
-                let info =
-                    EngineInfo::from_iteration(self.purpose, self.color, i, self.size, &name);
-                if let Some(slot) = self.me.upgrade() {
-                    lock(&slot).progress(self.job, info);
-                } else {
-                    // the game is gone: nobody needs the rest of this search
-                    stop.store(true, Ordering::Relaxed);
+            let info = match ev {
+                SearchEvent::Iteration(i) => {
+                    let mut info =
+                        EngineInfo::from_iteration(self.purpose, self.color, i, self.size, &name);
+                    if let Some(prev) = &last {
+                        info.candidates.clone_from(&prev.candidates);
+                    }
+                    info
                 }
+                SearchEvent::RootMoves { moves, .. } if analysis => {
+                    let Some(mut info) = last.clone() else {
+                        return;
+                    };
+                    info.candidates = Candidate::list(moves, self.size);
+                    info
+                }
+                SearchEvent::RootMoves { .. } => return,
+            };
+            last = Some(info.clone());
+            if let Some(slot) = self.me.upgrade() {
+                lock(&slot).progress(self.job, info);
+            } else {
+                // the game is gone: nobody needs the rest of this search
+                stop.store(true, Ordering::Relaxed);
             }
         };
         let result = if level == Level::Greedy {
@@ -1257,6 +1413,8 @@ impl Games {
                 job: None,
                 live: None,
                 hint: None,
+                analyze: false,
+                analysis: None,
                 error: None,
                 version: 0,
                 last_seen: Instant::now(),
@@ -1358,5 +1516,161 @@ mod tests {
             size,
         );
         assert_eq!((b.mate, b.eval.as_str()), (Some(2), "win in 2"));
+    }
+
+    #[test]
+    fn candidates_are_capped_and_carry_their_line() {
+        let size = 15;
+        let moves: Vec<RootMove> = (0..20)
+            .map(|i| RootMove {
+                pos: Pos::new(i % size, i / size),
+                score: 100 - i as i32,
+                bound: gomoku_engine::search::ValueBound::Exact,
+                pv: vec![Pos::new(i % size, i / size), Pos::new(7, 7)],
+                depth: 9,
+            })
+            .collect();
+        let list = Candidate::list(&moves, size);
+        assert_eq!(list.len(), CANDIDATES);
+        assert_eq!(list[0].point, "a15");
+        assert_eq!(list[0].pv, ["a15", "h8"]);
+        assert_eq!((list[1].score, list[1].eval.as_str()), (99, "+99"));
+        assert!(list.iter().all(|c| c.depth == 9 && c.mate.is_none()));
+    }
+
+    /// One button of the page (or one API call).
+    #[derive(Clone, Debug)]
+    enum Action {
+        Move(u8, u8),
+        Undo,
+        Redo,
+        Hint,
+        Go,
+        Stop,
+        Swap,
+        Resign,
+        Analyze(bool),
+        Level(u8),
+        Wait(u8),
+    }
+
+    fn action() -> impl proptest::strategy::Strategy<Value = Action> {
+        use proptest::prelude::*;
+        prop_oneof![
+            6 => (5u8..10, 5u8..10).prop_map(|(x, y)| Action::Move(x, y)),
+            1 => Just(Action::Undo),
+            1 => Just(Action::Redo),
+            1 => Just(Action::Hint),
+            1 => Just(Action::Go),
+            1 => Just(Action::Stop),
+            1 => Just(Action::Swap),
+            1 => Just(Action::Resign),
+            3 => any::<bool>().prop_map(Action::Analyze),
+            1 => (0u8..5).prop_map(Action::Level),
+            2 => (0u8..30).prop_map(Action::Wait),
+        ]
+    }
+
+    /// What must hold after every action, whatever came before.
+    fn check(s: &mut Slot) {
+        let v = s.view();
+        let taken: Vec<&str> = v.moves.iter().map(|m| m.point.as_str()).collect();
+        if let Some(a) = &v.analysis {
+            assert!(v.analyze, "an analysis is kept only while analysis is on");
+            assert_eq!(
+                a.color, v.to_move,
+                "the analysis is of the position on the board"
+            );
+            assert!(v.result.is_none(), "no analysis of a finished game");
+            for c in &a.candidates {
+                assert!(
+                    !taken.contains(&c.point.as_str()),
+                    "{} is occupied",
+                    c.point
+                );
+            }
+        }
+        match &v.thinking {
+            Some(t) if t.purpose == Purpose::Analysis => {
+                assert!(v.analyze, "an analysis runs only while analysis is on");
+                assert_eq!(t.color, v.to_move);
+            }
+            Some(t) => assert_eq!(t.color, v.to_move, "the engine thinks for the side to move"),
+            None => {}
+        }
+        if v.result.is_some() {
+            assert!(v.thinking.is_none(), "nothing runs once the game is over");
+        }
+        let board = s.game.board();
+        assert_eq!(board.position_string(), v.position);
+        assert_eq!(v.moves.len(), board.ply());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(40))]
+
+        /// Any sequence of buttons, refused or not, leaves a consistent game: analysis only of
+        /// the position on the board, searches only for the side to move, nothing after the end.
+        #[test]
+        fn any_sequence_of_actions_keeps_the_game_consistent(
+            engine_white in proptest::bool::ANY,
+            actions in proptest::collection::vec(action(), 1..30),
+        ) {
+            let games = Games::new(ServerConfig {
+                hash_mb: 1,
+                ..ServerConfig::default()
+            });
+            let req = NewGame {
+                white: Some(if engine_white { Player::Engine } else { Player::Person }),
+                level: Some(Level::Easy),
+                time_ms: Some(20),
+                size: Some(9),
+                ..NewGame::default()
+            };
+            let id = games.create(&req).expect("a new game").id;
+            let slot = games.get(&id).expect("the game");
+            for a in actions {
+                if let Action::Wait(ms) = a {
+                    std::thread::sleep(Duration::from_millis(u64::from(ms)));
+                    check(&mut lock(&slot));
+                    continue;
+                }
+                let mut s = lock(&slot);
+                let before = s.game.board().position_string();
+                let done = match a.clone() {
+                    Action::Move(x, y) => {
+                        let p = format_pos(Pos::new(usize::from(x) - 1, usize::from(y) - 1), 9);
+                        s.play(&MoveRequest { point: p, color: None })
+                    }
+                    Action::Undo => s.undo(),
+                    Action::Redo => s.redo(),
+                    Action::Hint => s.hint(),
+                    Action::Go => s.go(),
+                    Action::Stop => s.stop(),
+                    Action::Swap => {
+                        s.swap();
+                        Ok(())
+                    }
+                    Action::Resign => s.resign(&ResignRequest::default()),
+                    Action::Analyze(on) => s.analyze(&AnalyzeRequest { on }),
+                    Action::Level(l) => s.settings(&Settings {
+                        level: Some([Level::Greedy, Level::Easy, Level::Medium, Level::Hard, Level::Max][usize::from(l)]),
+                        time_ms: None,
+                    }),
+                    Action::Wait(_) => unreachable!(),
+                };
+                if done.is_err() {
+                    assert_eq!(s.game.board().position_string(), before, "a refused action changes nothing");
+                }
+                check(&mut s);
+                if matches!(a, Action::Stop) {
+                    // let the stopped search hand in its result, as it does between two clicks
+                    drop(s);
+                    std::thread::sleep(Duration::from_millis(30));
+                    check(&mut lock(&slot));
+                }
+            }
+            games.remove(&id).expect("removed");
+        }
     }
 }

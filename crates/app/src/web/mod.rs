@@ -13,6 +13,7 @@
 //! | `POST /api/games/{id}/undo`, `/redo` | take back / replay (a move and the engine's reply) |
 //! | `POST /api/games/{id}/hint` | the engine suggests a move for the side to move |
 //! | `POST /api/games/{id}/go`, `/stop` | the engine plays the side to move / moves now |
+//! | `POST /api/games/{id}/analyze` | `{"on": true}` (the default) or `false`: analysis mode, every candidate's exact value whenever the engine is idle |
 //! | `POST /api/games/{id}/resign`, `/swap` | resign (optional `color`) / exchange sides |
 //! | `POST /api/games/{id}/settings` | `level`, `time_ms` |
 //! | `GET /api/games/{id}/export?format=position\|psq` | the game as text |
@@ -69,6 +70,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/stop", post(api::stop))
         .route("/api/games/{id}/resign", post(api::resign))
         .route("/api/games/{id}/swap", post(api::swap))
+        .route("/api/games/{id}/analyze", post(api::analyze))
         .route("/api/games/{id}/settings", post(api::settings))
         .route("/api/games/{id}/export", get(api::export))
         .route("/api/games/{id}/events", get(sse::events))
