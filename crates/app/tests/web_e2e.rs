@@ -3,7 +3,7 @@
 //!
 //! The test opens the page, starts a game against the engine, clicks intersections, waits for
 //! the engine's replies, checks the engine panel, plays a short game to a win, looks at the
-//! other board sizes, renju marks, the analysis overlay and the Chinese labels, and saves a screenshot
+//! other board sizes, renju marks, the analysis overlay, a swap2 opening and the Chinese labels, and saves a screenshot
 //! (`target/tmp/web-e2e.png`, or the path in `GOMOKU_E2E_SCREENSHOT`).
 
 use fantoccini::actions::{InputSource, MouseActions, PointerAction};
@@ -511,6 +511,65 @@ async fn play_in_headless_chromium() {
         ),
     )
     .await;
+
+    // 3c. A swap2 opening against the engine: three stones, the engine's choice, perhaps ours.
+    select(&c, "ng-opening", "swap2").await;
+    select(&c, "ng-level", "easy").await;
+    select(&c, "ng-time", "200").await;
+    start_game(&c, "freestyle", "15", "person-engine").await;
+    let opening = "document.querySelector('[data-testid=opening]')";
+    assert_eq!(
+        js(
+            &c,
+            &format!("return [{opening}.hidden, {opening}.dataset.stage];")
+        )
+        .await,
+        json!([false, "three"])
+    );
+    for (i, p) in ["h8", "j9", "i7"].iter().enumerate() {
+        click_point(&c, p).await;
+        // (the engine may answer the third stone at once)
+        wait_js(
+            &c,
+            "the stone",
+            &format!("return {MOVE_COUNT} >= {};", i + 1),
+        )
+        .await;
+    }
+    wait_js(
+        &c,
+        "the engine's swap2 decision",
+        &format!("return {IDLE} && ({opening}.hidden || {opening}.dataset.actor === 'person');"),
+    )
+    .await;
+    js(&c, "window.scrollTo(0, 0); return true;").await;
+    save_screenshot(&c, "web-e2e-swap2.png").await;
+    if js(&c, &format!("return {opening}.hidden;")).await == Value::Bool(false) {
+        // two more stones: our choice of colour
+        assert_eq!(
+            js(&c, &format!("return {opening}.dataset.stage;")).await,
+            "choice5"
+        );
+        assert_eq!(
+            js(
+                &c,
+                "return getComputedStyle(document.querySelector('[data-testid=op-more]')).display;"
+            )
+            .await,
+            "none",
+            "no third choice after five stones"
+        );
+        click(&c, "op-white").await;
+        wait_js(
+            &c,
+            "the opening's end",
+            &format!("return {opening}.hidden;"),
+        )
+        .await;
+    }
+    let log = text(&c, "swap2-log").await;
+    assert!(log.contains("took"), "the swap2 log: {log}");
+    select(&c, "ng-opening", "free").await;
 
     // 4. A short game to a result against the engine: an open four cannot be stopped.
     select(&c, "ng-mode", "person-engine").await;

@@ -148,6 +148,7 @@
       black, white,
       level: $('ng-level').value,
       time_ms: Number($('ng-time').value),
+      opening: $('ng-opening').value,
     };
   }
 
@@ -181,7 +182,7 @@
     try {
       const s = JSON.parse(localStorage.getItem(SETTINGS_KEY) || 'null');
       if (!s) return;
-      for (const [id, v] of [['ng-rule', s.rule], ['ng-size', s.size], ['ng-mode', s.mode], ['ng-level', s.level], ['ng-time', s.time_ms]]) {
+      for (const [id, v] of [['ng-rule', s.rule], ['ng-size', s.size], ['ng-mode', s.mode], ['ng-level', s.level], ['ng-time', s.time_ms], ['ng-opening', s.opening]]) {
         const el = $(id);
         if (v !== undefined && [...el.options].some((o) => o.value === String(v))) el.value = String(v);
       }
@@ -191,6 +192,9 @@
   async function newGame(extra) {
     const body = Object.assign(settingsFromPanel(), extra || {});
     if (body.psq) delete body.size; // the record says the size
+    if (body.opening === 'swap2' && (body.psq || body.position || body.black === body.white)) {
+      body.opening = 'free'; // swap2 is for one person against the engine, from an empty board
+    }
     try {
       const state = await api('POST', '/api/games', body);
       const old = owned ? game : null;
@@ -265,7 +269,31 @@
   function analysing() { return !!(game && game.thinking && game.thinking.purpose === 'analysis'); }
 
   function personToMove() {
-    return game && !game.result && (!game.thinking || analysing()) && game.players[game.to_move] === 'person';
+    if (!game || game.result) return false;
+    if (game.opening) return !game.thinking && game.opening.actor === 'person' && ['three', 'five'].includes(game.opening.stage);
+    return (!game.thinking || analysing()) && game.players[game.to_move] === 'person';
+  }
+
+  function renderOpening() {
+    const box = $('opening');
+    const o = game && game.opening;
+    box.hidden = !o;
+    if (o) {
+      box.dataset.stage = o.stage;
+      box.dataset.actor = o.actor;
+      $('opening-text').textContent = t('op.' + o.stage + '.' + o.actor);
+      for (const b of box.querySelectorAll('[data-choice]')) b.hidden = !o.choices.includes(b.dataset.choice);
+    }
+    const log = $('swap2-log');
+    const lines = (game && game.swap2_log) || [];
+    log.hidden = lines.length === 0;
+    log.textContent = '';
+    for (const line of lines) {
+      const li = document.createElement('li');
+      li.textContent = line.replace(/^swap2: /, '');
+      log.appendChild(li);
+    }
+    log.scrollTop = log.scrollHeight;
   }
 
   // The analysis of the position on the board: live while it runs, then the finished one.
@@ -495,7 +523,9 @@
       result.hidden = true;
       result.textContent = '';
       delete result.dataset.winner;
-      if (game.thinking && !analysing()) {
+      if (game.opening) {
+        status.textContent = t('status.opening');
+      } else if (game.thinking && !analysing()) {
         status.textContent = game.thinking.purpose === 'hint'
           ? t('status.hint') : t('status.thinking', { color: colorName(game.thinking.color) });
       } else {
@@ -575,18 +605,21 @@
     const thinking = !!(g && g.thinking);
     $('btn-undo').disabled = !g || (g.moves.length === 0 && !(g.result && g.result.resigned));
     $('btn-redo').disabled = !g || over || g.redo.length === 0;
-    $('btn-hint').disabled = over || thinking;
+    const opening = !!(g && g.opening);
+    $('btn-hint').disabled = over || thinking || opening;
+    $('btn-redo').disabled = $('btn-redo').disabled || opening;
+    $('btn-go').disabled = over || thinking || opening;
+    $('btn-swap').disabled = !g || opening;
+    $('btn-resign').disabled = over || opening;
     $('btn-analyze').disabled = !g || (over && !g.analyze);
     $('btn-analyze').setAttribute('aria-pressed', g && g.analyze ? 'true' : 'false');
-    $('btn-go').disabled = over || thinking;
     $('btn-stop').disabled = !thinking;
     $('btn-stop').textContent = t(analysing() ? 'stopAnalysis' : 'stop');
-    $('btn-resign').disabled = over;
-    $('btn-swap').disabled = !g;
     $('io-download').href = g ? '/api/games/' + g.id + '/export?format=psq&download=true' : '#';
   }
 
   function render() {
+    renderOpening();
     renderBoard();
     renderStatus();
     renderInfo();
@@ -608,6 +641,9 @@
   $('btn-hint').addEventListener('click', () => act('/hint'));
   $('btn-analyze').addEventListener('click', () => act('/analyze', { on: !(game && game.analyze) }));
   $('btn-go').addEventListener('click', () => act('/go'));
+  for (const b of document.querySelectorAll('#opening [data-choice]')) {
+    b.addEventListener('click', () => act('/swap2', { choice: b.dataset.choice }));
+  }
   $('btn-stop').addEventListener('click', () => act('/stop'));
   $('btn-swap').addEventListener('click', () => act('/swap'));
   $('btn-resign').addEventListener('click', () => act('/resign'));
@@ -619,7 +655,7 @@
       act('/settings', { level: $('ng-level').value, time_ms: Number($('ng-time').value) });
     });
   }
-  for (const id of ['ng-rule', 'ng-size', 'ng-mode']) $(id).addEventListener('change', saveSettings);
+  for (const id of ['ng-rule', 'ng-size', 'ng-mode', 'ng-opening']) $(id).addEventListener('change', saveSettings);
   for (const b of document.querySelectorAll('[data-lang]')) {
     b.addEventListener('click', () => {
       lang = b.dataset.lang;

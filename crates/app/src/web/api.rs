@@ -4,6 +4,7 @@
 use super::error::ApiError;
 use super::games::{
     lock, AnalyzeRequest, GameView, MoveRequest, NewGame, ResignRequest, Settings, Slot,
+    Swap2Request,
 };
 use super::AppState;
 use axum::body::Bytes;
@@ -153,10 +154,17 @@ pub(super) async fn swap(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> ApiResult<Json<GameView>> {
-    act(&state, &id, |s| {
-        s.swap();
-        Ok(())
-    })
+    act(&state, &id, Slot::swap)
+}
+
+pub(super) async fn swap2(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<GameView>> {
+    state.games.get(&id)?;
+    let req: Swap2Request = parse_body(body, None)?;
+    act(&state, &id, |s| s.swap2_choice(&req))
 }
 
 pub(super) async fn settings(

@@ -7,7 +7,9 @@
 //! map, then slot.
 
 use super::error::ApiError;
+use super::opening::{Choice, Next, Opening, Stage};
 use super::psq;
+use crate::pbrain::swap2;
 use gomoku_engine::notation::{check_size, format_pos, parse_pos, parse_xy};
 use gomoku_engine::search::{format_score, moves_to_result, RootMove};
 use gomoku_engine::study::{Greedy, PatternEval, Searcher};
@@ -119,6 +121,28 @@ pub struct NewGame {
     pub position: Option<String>,
     /// Start from this Piskvork `.psq` record.
     pub psq: Option<String>,
+    /// `free` (the default) or `swap2` (one person and one engine, from an empty board; the
+    /// player given as Black puts down the first three stones).
+    pub opening: Option<OpeningRule>,
+}
+
+/// How a game opens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OpeningRule {
+    /// Black's first move is free.
+    #[default]
+    Free,
+    /// Swap2: three stones, a choice, perhaps two more stones and a second choice.
+    Swap2,
+}
+
+/// The body of `POST /api/games/{id}/swap2`: the person's choice in a swap2 opening.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Swap2Request {
+    /// `black`, `white` or (after three stones) `more`.
+    pub choice: Choice,
 }
 
 /// The body of `POST /api/games/{id}/settings`.
@@ -175,6 +199,8 @@ pub enum Purpose {
     Hint,
     /// Analysis of the position: every candidate move with its exact value.
     Analysis,
+    /// The engine's stones or choice in a swap2 opening.
+    Swap2,
 }
 
 /// How long one analysis runs at most (a tab left open must not keep a core busy for ever).
@@ -478,6 +504,12 @@ pub struct Slot {
     analyze: bool,
     /// The last finished analysis of the current position.
     analysis: Option<EngineInfo>,
+    /// The swap2 opening while it lasts.
+    opening: Option<Opening>,
+    /// Stones put down in the opening (undo does not go back into it).
+    opening_plies: usize,
+    /// What happened in the swap2 opening (points in `h8` style).
+    swap2_log: Vec<String>,
     error: Option<String>,
     version: u64,
     last_seen: Instant,
@@ -509,6 +541,10 @@ pub struct GameView {
     analyze: bool,
     /// The last finished analysis of the current position (the live one is in `live`).
     analysis: Option<EngineInfo>,
+    /// The swap2 opening while it lasts.
+    opening: Option<OpeningView>,
+    /// What happened in the swap2 opening: the engine's reasons, the choices made.
+    swap2_log: Vec<String>,
     /// Why the engine could not move, if it could not (never set by a bad request).
     engine_error: Option<String>,
 }
@@ -545,6 +581,18 @@ struct ResultView {
 struct ForbiddenView {
     point: String,
     kind: &'static str,
+}
+
+#[derive(Debug, Serialize)]
+struct OpeningView {
+    rule: &'static str,
+    stage: Stage,
+    /// Who puts down the first three stones.
+    first: Player,
+    /// Who acts now.
+    actor: Player,
+    /// The person's choices now (empty while stones are put down or the engine decides).
+    choices: &'static [&'static str],
 }
 
 #[derive(Debug, Serialize)]
@@ -674,6 +722,18 @@ impl Slot {
             hint: self.hint.clone(),
             analyze: self.analyze,
             analysis: self.analysis.clone(),
+            opening: self.opening.as_ref().map(|o| OpeningView {
+                rule: "swap2",
+                stage: o.stage,
+                first: o.first,
+                actor: o.actor(),
+                choices: if o.actor() == Player::Person {
+                    o.choices()
+                } else {
+                    &[]
+                },
+            }),
+            swap2_log: self.swap2_log.clone(),
             engine_error: self.error.clone(),
         }
     }
@@ -718,9 +778,29 @@ impl Slot {
         }
     }
 
-    /// Starts the engine if it is to move in a game still going, otherwise the analysis if
-    /// it is on.
+    /// Refuses what a swap2 opening does not allow (`what`: the action, for the message).
+    fn refuse_in_opening(&self, what: &str) -> Result<(), ApiError> {
+        if self.opening.is_some() {
+            Err(ApiError::conflict(
+                "opening",
+                format!("{what} waits until the swap2 opening is over"),
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Starts the engine if it is to move in a game still going (or to act in the opening),
+    /// otherwise the analysis if it is on.
     fn maybe_start_engine(&mut self) {
+        if let Some(o) = &self.opening {
+            if self.job.is_none() && o.actor() == Player::Engine {
+                if let Err(e) = self.start_swap2_job() {
+                    self.error = Some(e.message);
+                }
+            }
+            return;
+        }
         let to_move = self.game.board().to_move();
         if self.job.is_none()
             && !self.is_over()
@@ -739,6 +819,7 @@ impl Slot {
     fn maybe_analyze(&mut self) {
         if self.analyze
             && self.job.is_none()
+            && self.opening.is_none()
             && self.analysis.is_none()
             && !self.is_over()
             && !self.game.board().is_full()
@@ -805,6 +886,203 @@ impl Slot {
         Ok(())
     }
 
+    /// Starts the engine's swap2 decision (stones or a colour) on a thread of its own. It may
+    /// take up to three times the time per move: the choice is worth more than one move.
+    fn start_swap2_job(&mut self) -> Result<(), ApiError> {
+        let board = self.game.board().clone();
+        let id = NEXT_JOB.fetch_add(1, Ordering::Relaxed);
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread_stop = stop.clone();
+        let me = self.me.clone();
+        let pool = self.pool.clone();
+        let serial = self.serial;
+        let limits = Limits {
+            depth: self.level.depth(),
+            ..Limits::default()
+        };
+        let time_ms = self.time_ms.saturating_mul(3);
+        let seed = self.serial.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id;
+        std::thread::Builder::new()
+            .name("gomoku-swap2".to_string())
+            .spawn(move || {
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let mut engine = pool.take(serial);
+                    let mut notes = Vec::new();
+                    let mut note = |line: String| notes.push(line);
+                    let mut cx = swap2::Context {
+                        searcher: &mut engine,
+                        limits,
+                        time_ms: Some(time_ms),
+                        stop: &thread_stop,
+                        seed,
+                        note: &mut note,
+                    };
+                    let answer = swap2::decide(&mut cx, &board);
+                    pool.put(engine, serial);
+                    (answer, notes)
+                }));
+                if let Some(slot) = me.upgrade() {
+                    lock(&slot).finish_swap2(id, result.ok());
+                }
+            })
+            .map_err(ApiError::internal)?;
+        self.job = Some(Job {
+            id,
+            purpose: Purpose::Swap2,
+            color: self.game.board().to_move(),
+            stop,
+            started: Instant::now(),
+        });
+        self.live = None;
+        self.error = None;
+        Ok(())
+    }
+
+    /// Takes the engine's swap2 decision for job `job`: its stones go down and the opening
+    /// moves on (an answer that does not fit is replaced by the fallback one).
+    fn finish_swap2(&mut self, job: u64, result: Option<(swap2::Answer, Vec<String>)>) {
+        if self.job.take_if(|j| j.id == job).is_none() {
+            return;
+        }
+        let Some(opening) = self.opening.clone() else {
+            return;
+        };
+        let (answer, notes) = result.unwrap_or_else(|| {
+            let b = self.game.board();
+            (
+                swap2::fallback(b),
+                vec!["swap2: the decision failed; the fallback answer".to_string()],
+            )
+        });
+        let fits = |s: &mut Slot, a: &swap2::Answer| {
+            let (stones, next) = opening.answer(a)?;
+            let mut b = s.game.board().clone();
+            for &p in &stones {
+                let ok = p.is_point()
+                    && b.is_empty(p)
+                    && !(b.to_move() == Color::Black && b.forbidden_kind(p).is_some());
+                if !ok {
+                    return None;
+                }
+                b.play(p);
+            }
+            Some((stones, next))
+        };
+        let Some((stones, next)) = fits(self, &answer).or_else(|| {
+            let fallback = swap2::fallback(self.game.board());
+            fits(self, &fallback)
+        }) else {
+            self.error = Some("the engine found no answer in the swap2 opening".to_string());
+            self.changed();
+            return;
+        };
+        for p in stones {
+            if self.game.play(p).is_err() {
+                self.error = Some("the engine's swap2 stone was refused".to_string());
+                break;
+            }
+            self.records.push(MoveRecord {
+                pos: p,
+                ms: 0,
+                engine: None,
+            });
+        }
+        // the notes are written for the protocol (`x,y`); the page speaks `h8`
+        let size = self.size();
+        for line in notes {
+            let words: Vec<String> = line
+                .split(' ')
+                .map(|w| parse_xy(w, size).map_or_else(|_| w.to_string(), |p| format_pos(p, size)))
+                .collect();
+            self.swap2_log.push(words.join(" "));
+        }
+        self.log_decision(Player::Engine, next);
+        self.advance_opening(next);
+        self.changed();
+    }
+
+    /// One line of the swap2 log for `who`'s decision.
+    fn log_decision(&mut self, who: Player, next: Next) {
+        let who = if who == Player::Engine {
+            "the engine"
+        } else {
+            "you"
+        };
+        let line = match next {
+            Next::Stage(Stage::Choice3) => format!("swap2: {who} put down three stones"),
+            Next::Stage(Stage::Five) => format!("swap2: {who} will put down two more stones"),
+            Next::Stage(Stage::Choice5) => {
+                format!("swap2: {who} put down two more stones; the other side chooses")
+            }
+            Next::Stage(Stage::Three) => return,
+            Next::Done { black } => {
+                let took = if (black == Player::Engine) == (who == "the engine") {
+                    "Black"
+                } else {
+                    "White"
+                };
+                format!("swap2: {who} took {took}")
+            }
+        };
+        self.swap2_log.push(line);
+    }
+
+    /// Applies where a choice or an answer leads: a new stage, or the end of the opening with
+    /// the colours settled; then the engine acts if it is its turn.
+    fn advance_opening(&mut self, next: Next) {
+        match next {
+            Next::Stage(stage) => {
+                if let Some(o) = &mut self.opening {
+                    o.stage = stage;
+                }
+            }
+            Next::Done { black } => {
+                self.players = match black {
+                    Player::Person => [Player::Person, Player::Engine],
+                    Player::Engine => [Player::Engine, Player::Person],
+                };
+                self.opening = None;
+                self.opening_plies = self.game.board().ply();
+                self.turn_started = Instant::now();
+            }
+        }
+        self.redo_records.clear();
+        self.maybe_start_engine();
+    }
+
+    /// The person's choice in a swap2 opening.
+    ///
+    /// # Errors
+    /// 409 when there is no opening, it is not the person's choice, or the choice does not fit
+    /// the stage.
+    pub fn swap2_choice(&mut self, req: &Swap2Request) -> Result<(), ApiError> {
+        self.touch();
+        let Some(o) = &self.opening else {
+            return Err(ApiError::conflict(
+                "no_opening",
+                "this game has no swap2 opening under way",
+            ));
+        };
+        if o.actor() != Player::Person || o.placing() {
+            return Err(ApiError::conflict(
+                "not_your_choice",
+                if o.actor() == Player::Engine {
+                    "the engine is deciding"
+                } else {
+                    "put down your stones first"
+                },
+            ));
+        }
+        let next = o
+            .choose(req.choice)
+            .map_err(|m| ApiError::conflict("bad_choice", m))?;
+        self.error = None;
+        self.log_decision(Player::Person, next);
+        self.advance_opening(next);
+        self.changed();
+        Ok(())
+    }
+
     /// Takes the result of search `job` (ignored if the job was cancelled meanwhile).
     fn finish_job(&mut self, job: u64, result: Option<(SearchResult, String)>) {
         let Some(current) = self.job.take_if(|j| j.id == job) else {
@@ -820,6 +1098,8 @@ impl Slot {
                 match current.purpose {
                     Purpose::Hint => self.hint = Some(info),
                     Purpose::Analysis => self.analysis = Some(info),
+                    // swap2 decisions end in `finish_swap2`
+                    Purpose::Swap2 => {}
                     Purpose::Move => {
                         if !r.best_move.is_point() || self.game.play(r.best_move).is_err() {
                             self.error = Some("the engine found no move".to_string());
@@ -878,11 +1158,27 @@ impl Slot {
                 ));
             }
         }
-        if self.player(to_move) == Player::Engine {
-            return Err(ApiError::conflict(
-                "not_your_turn",
-                format!("{to_move} is played by the engine"),
-            ));
+        match &self.opening {
+            Some(o) if o.actor() == Player::Engine => {
+                return Err(ApiError::conflict(
+                    "not_your_turn",
+                    "the engine is deciding in the swap2 opening",
+                ));
+            }
+            Some(o) if !o.placing() => {
+                return Err(ApiError::conflict(
+                    "not_your_turn",
+                    "choose first: the swap2 opening waits for your choice",
+                ));
+            }
+            Some(_) => {}
+            None if self.player(to_move) == Player::Engine => {
+                return Err(ApiError::conflict(
+                    "not_your_turn",
+                    format!("{to_move} is played by the engine"),
+                ));
+            }
+            None => {}
         }
         let size = self.size();
         let text = req.point.trim();
@@ -922,6 +1218,15 @@ impl Slot {
         self.analysis = None;
         self.error = None;
         self.turn_started = Instant::now();
+        let ply = self.game.board().ply();
+        if let Some(o) = &mut self.opening {
+            let before = o.stage;
+            o.after_stone(ply);
+            let after = o.stage;
+            if after != before {
+                self.log_decision(Player::Person, Next::Stage(after));
+            }
+        }
         self.maybe_start_engine();
         self.changed();
         Ok(())
@@ -964,16 +1269,36 @@ impl Slot {
     /// 409 when there is nothing to undo.
     pub fn undo(&mut self) -> Result<(), ApiError> {
         self.touch();
+        let ply = self.game.board().ply();
+        if let Some(o) = &self.opening {
+            // only the stones the person is putting down in this stage
+            if o.actor() == Player::Person && o.placing() && ply > o.stage_start() {
+                self.undo_one();
+                self.error = None;
+                self.changed();
+                return Ok(());
+            }
+            return Err(ApiError::conflict(
+                "nothing_to_undo",
+                "the swap2 opening's earlier stones cannot be taken back",
+            ));
+        }
         if self.resigned.take().is_none() {
-            if self.game.board().ply() == 0 {
+            if ply == 0 {
                 return Err(ApiError::conflict("nothing_to_undo", "no move to undo"));
+            }
+            if ply <= self.opening_plies {
+                return Err(ApiError::conflict(
+                    "nothing_to_undo",
+                    "the swap2 opening cannot be taken back",
+                ));
             }
             self.cancel_job();
             self.undo_one();
             let to_move = self.game.board().to_move();
             if self.has_person()
                 && self.player(to_move) == Player::Engine
-                && self.game.board().ply() > 0
+                && self.game.board().ply() > self.opening_plies
             {
                 self.undo_one();
             }
@@ -1004,6 +1329,7 @@ impl Slot {
     pub fn redo(&mut self) -> Result<(), ApiError> {
         self.touch();
         self.refuse_if_over()?;
+        self.refuse_in_opening("redo")?;
         if self.game.redo_stack().is_empty() {
             return Err(ApiError::conflict("nothing_to_redo", "no move to redo"));
         }
@@ -1027,6 +1353,7 @@ impl Slot {
     pub fn hint(&mut self) -> Result<(), ApiError> {
         self.touch();
         self.refuse_if_over()?;
+        self.refuse_in_opening("a hint")?;
         if self.job.is_some() {
             return Err(ApiError::conflict(
                 "engine_thinking",
@@ -1046,6 +1373,7 @@ impl Slot {
     pub fn go(&mut self) -> Result<(), ApiError> {
         self.touch();
         self.refuse_if_over()?;
+        self.refuse_in_opening("an engine move")?;
         self.refuse_if_thinking()?;
         self.cancel_job();
         self.hint = None;
@@ -1079,6 +1407,7 @@ impl Slot {
     pub fn resign(&mut self, req: &ResignRequest) -> Result<(), ApiError> {
         self.touch();
         self.refuse_if_over()?;
+        self.refuse_in_opening("resigning")?;
         let color = match &req.color {
             Some(c) => parse_color(c)?,
             None => match self.players {
@@ -1127,8 +1456,12 @@ impl Slot {
     }
 
     /// Exchanges who plays Black and who plays White; the engine starts if it is now to move.
-    pub fn swap(&mut self) {
+    ///
+    /// # Errors
+    /// 409 during a swap2 opening (whose choices settle the colours).
+    pub fn swap(&mut self) -> Result<(), ApiError> {
         self.touch();
+        self.refuse_in_opening("swapping sides")?;
         self.cancel_job();
         self.hint = None;
         self.error = None;
@@ -1136,6 +1469,7 @@ impl Slot {
         self.turn_started = Instant::now();
         self.maybe_start_engine();
         self.changed();
+        Ok(())
     }
 
     /// Changes the engine's level and time per move (used from the next search on).
@@ -1379,6 +1713,22 @@ impl Games {
                 g
             }
         };
+        let players = [
+            req.black.unwrap_or(Player::Person),
+            req.white.unwrap_or(Player::Engine),
+        ];
+        let opening = match req.opening.unwrap_or_default() {
+            OpeningRule::Free => None,
+            OpeningRule::Swap2 => {
+                if players[0] == players[1] {
+                    return Err(bad("a swap2 opening needs one person and one engine".into()));
+                }
+                if game.board().ply() > 0 {
+                    return Err(bad("a swap2 opening starts from an empty board".into()));
+                }
+                Some(Opening::new(players[0]))
+            }
+        };
         {
             if self.len() >= self.config.max_games {
                 self.reap(self.config.idle_timeout);
@@ -1393,10 +1743,6 @@ impl Games {
         let serial = NEXT_SERIAL.fetch_add(1, Ordering::Relaxed);
         let id = new_id(serial);
         let (tx, _) = broadcast::channel(256);
-        let players = [
-            req.black.unwrap_or(Player::Person),
-            req.white.unwrap_or(Player::Engine),
-        ];
         let slot = Arc::new_cyclic(|me| {
             Mutex::new(Slot {
                 id: id.clone(),
@@ -1415,6 +1761,9 @@ impl Games {
                 hint: None,
                 analyze: false,
                 analysis: None,
+                opening,
+                opening_plies: 0,
+                swap2_log: Vec::new(),
                 error: None,
                 version: 0,
                 last_seen: Instant::now(),
@@ -1550,6 +1899,7 @@ mod tests {
         Swap,
         Resign,
         Analyze(bool),
+        Choice(u8),
         Level(u8),
         Wait(u8),
     }
@@ -1566,6 +1916,7 @@ mod tests {
             1 => Just(Action::Swap),
             1 => Just(Action::Resign),
             3 => any::<bool>().prop_map(Action::Analyze),
+            2 => (0u8..3).prop_map(Action::Choice),
             1 => (0u8..5).prop_map(Action::Level),
             2 => (0u8..30).prop_map(Action::Wait),
         ]
@@ -1601,6 +1952,24 @@ mod tests {
         if v.result.is_some() {
             assert!(v.thinking.is_none(), "nothing runs once the game is over");
         }
+        if let Some(o) = &v.opening {
+            let ply = v.moves.len();
+            let fits = match o.stage {
+                Stage::Three => ply < 3,
+                Stage::Choice3 => ply == 3,
+                Stage::Five => (3..5).contains(&ply),
+                Stage::Choice5 => ply == 5,
+            };
+            assert!(fits, "stage {:?} with {ply} stones", o.stage);
+            assert!(v.analysis.is_none() && v.result.is_none());
+            if let Some(t) = &v.thinking {
+                assert_eq!(t.purpose, Purpose::Swap2, "only the swap2 decision runs");
+                assert_eq!(o.actor, Player::Engine);
+            }
+        } else if !v.swap2_log.is_empty() {
+            assert_ne!(v.players.black, v.players.white);
+            assert!(v.moves.len() >= 3);
+        }
         let board = s.game.board();
         assert_eq!(board.position_string(), v.position);
         assert_eq!(v.moves.len(), board.ply());
@@ -1614,17 +1983,23 @@ mod tests {
         #[test]
         fn any_sequence_of_actions_keeps_the_game_consistent(
             engine_white in proptest::bool::ANY,
+            swap2 in proptest::bool::ANY,
+            engine_first in proptest::bool::ANY,
             actions in proptest::collection::vec(action(), 1..30),
         ) {
             let games = Games::new(ServerConfig {
                 hash_mb: 1,
                 ..ServerConfig::default()
             });
+            // swap2 games: the engine first when engine_first, else the person
+            let engine_first = swap2 && engine_first;
             let req = NewGame {
-                white: Some(if engine_white { Player::Engine } else { Player::Person }),
+                black: Some(if engine_first { Player::Engine } else { Player::Person }),
+                white: Some(if engine_white && !engine_first { Player::Engine } else { Player::Person }),
                 level: Some(Level::Easy),
                 time_ms: Some(20),
                 size: Some(9),
+                opening: Some(if swap2 && (engine_white || engine_first) { OpeningRule::Swap2 } else { OpeningRule::Free }),
                 ..NewGame::default()
             };
             let id = games.create(&req).expect("a new game").id;
@@ -1647,12 +2022,12 @@ mod tests {
                     Action::Hint => s.hint(),
                     Action::Go => s.go(),
                     Action::Stop => s.stop(),
-                    Action::Swap => {
-                        s.swap();
-                        Ok(())
-                    }
+                    Action::Swap => s.swap(),
                     Action::Resign => s.resign(&ResignRequest::default()),
                     Action::Analyze(on) => s.analyze(&AnalyzeRequest { on }),
+                    Action::Choice(c) => s.swap2_choice(&Swap2Request {
+                        choice: [Choice::Black, Choice::White, Choice::More][usize::from(c)],
+                    }),
                     Action::Level(l) => s.settings(&Settings {
                         level: Some([Level::Greedy, Level::Easy, Level::Medium, Level::Hard, Level::Max][usize::from(l)]),
                         time_ms: None,

@@ -6,13 +6,14 @@
 //!
 //! | request | does |
 //! |---|---|
-//! | `POST /api/games` | new game: `rule`, `size`, `black`/`white` (`person`/`engine`), `level`, `time_ms`, `position` or `psq` |
+//! | `POST /api/games` | new game: `rule`, `size`, `black`/`white` (`person`/`engine`), `level`, `time_ms`, `position` or `psq`, `opening` (`free` or `swap2`) |
 //! | `GET /api/games/{id}` | the state |
 //! | `DELETE /api/games/{id}` | ends the game |
 //! | `POST /api/games/{id}/move` | `{"move": "h8"}` (or `"7,7"`), optional `"color"` |
 //! | `POST /api/games/{id}/undo`, `/redo` | take back / replay (a move and the engine's reply) |
 //! | `POST /api/games/{id}/hint` | the engine suggests a move for the side to move |
 //! | `POST /api/games/{id}/go`, `/stop` | the engine plays the side to move / moves now |
+//! | `POST /api/games/{id}/swap2` | `{"choice": "black" \| "white" \| "more"}`: the person's choice in a swap2 opening |
 //! | `POST /api/games/{id}/analyze` | `{"on": true}` (the default) or `false`: analysis mode, every candidate's exact value whenever the engine is idle |
 //! | `POST /api/games/{id}/resign`, `/swap` | resign (optional `color`) / exchange sides |
 //! | `POST /api/games/{id}/settings` | `level`, `time_ms` |
@@ -23,6 +24,7 @@ mod api;
 mod assets;
 pub mod error;
 pub mod games;
+pub mod opening;
 pub mod psq;
 mod sse;
 
@@ -71,6 +73,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/resign", post(api::resign))
         .route("/api/games/{id}/swap", post(api::swap))
         .route("/api/games/{id}/analyze", post(api::analyze))
+        .route("/api/games/{id}/swap2", post(api::swap2))
         .route("/api/games/{id}/settings", post(api::settings))
         .route("/api/games/{id}/export", get(api::export))
         .route("/api/games/{id}/events", get(sse::events))
