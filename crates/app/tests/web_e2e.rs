@@ -11,6 +11,7 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -20,6 +21,12 @@ struct Proc(Child);
 
 impl Drop for Proc {
     fn drop(&mut self) {
+        // the whole group when it leads one (chromedriver and its browsers); `kill` only
+        // reaches the process itself
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.0.id())])
+            .stderr(Stdio::null())
+            .status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -96,10 +103,13 @@ fn start_chromedriver() -> (Proc, u16) {
     let driver =
         find_program("CHROMEDRIVER", &["chromedriver"]).unwrap_or_else(|| missing("chromedriver"));
     let port = free_port();
+    // a process group of its own, so that the browsers it starts go with it even when the
+    // test fails before closing its session (they would otherwise outlive the test)
     let child = Command::new(&driver)
         .arg(format!("--port={port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
+        .process_group(0)
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {}: {e}", driver.display()));
     let proc = Proc(child);
