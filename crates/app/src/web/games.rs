@@ -1002,8 +1002,8 @@ impl Slot {
     }
 
     /// One line of the swap2 log for `who`'s decision.
-    fn log_decision(&mut self, who: Player, next: Next) {
-        let who = if who == Player::Engine {
+    fn log_decision(&mut self, actor: Player, next: Next) {
+        let who = if actor == Player::Engine {
             "the engine"
         } else {
             "you"
@@ -1016,11 +1016,7 @@ impl Slot {
             }
             Next::Stage(Stage::Three) => return,
             Next::Done { black } => {
-                let took = if (black == Player::Engine) == (who == "the engine") {
-                    "Black"
-                } else {
-                    "White"
-                };
+                let took = if black == actor { "Black" } else { "White" };
                 format!("swap2: {who} took {took}")
             }
         };
