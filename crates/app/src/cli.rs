@@ -38,6 +38,9 @@ pub enum Command {
     /// Prove forced wins (VCF / VCT) over a file of positions and check the answers against
     /// the file's keys; prints each line found, then solved counts and times.
     Solve(crate::commands::solve::Args),
+    /// Judge every move of a game with the engine (best, good, inaccuracy, mistake, blunder)
+    /// and count each player's.
+    Review(crate::commands::review::Args),
 }
 
 /// Parses a rule name for clap.

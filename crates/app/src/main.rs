@@ -18,6 +18,7 @@ fn main() -> ExitCode {
         Some(Command::Pbrain(a)) => commands::pbrain::run(a),
         Some(Command::Serve(a)) => commands::serve::run(a),
         Some(Command::Solve(a)) => commands::solve::run(a),
+        Some(Command::Review(a)) => commands::review::run(a),
         None => commands::serve::run(&commands::serve::Args::default()),
     };
     match result {

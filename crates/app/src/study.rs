@@ -2,9 +2,10 @@
 //! choosing the search and evaluator by flags, and reading a position from the command line.
 
 use anyhow::{anyhow, bail, Context, Result};
+use gomoku_engine::notation::format_pos;
 use gomoku_engine::search::SearchParams;
 use gomoku_engine::study::{EvalKind, SearchKind, Searcher, SearcherSpec};
-use gomoku_engine::{EngineConfig, Game, Rule};
+use gomoku_engine::{EngineConfig, Game, GameResult, Rule};
 
 /// Flags that choose the search and the evaluator. Add them to a command with
 /// `#[command(flatten)]`.
@@ -162,6 +163,32 @@ pub fn searchable_position(
         bail!("the board is full");
     }
     Ok(game)
+}
+
+/// A finished game's result in words (`none` while it goes on): the winner and the five, a
+/// renju foul, or a draw.
+#[must_use]
+pub fn result_text(game: &Game) -> String {
+    let size = game.board().size();
+    match game.result() {
+        None => "none".to_string(),
+        Some(GameResult::Draw) => "draw (the board is full)".to_string(),
+        Some(GameResult::Win {
+            winner,
+            foul: Some(k),
+            ..
+        }) => {
+            let last = game
+                .board()
+                .last_move()
+                .map_or(String::new(), |p| format_pos(p, size));
+            format!("{winner} wins: black played the forbidden point {last} ({k})")
+        }
+        Some(GameResult::Win { winner, line, .. }) => {
+            let line: Vec<String> = line.iter().map(|&p| format_pos(p, size)).collect();
+            format!("{winner} wins with {}", line.join(" "))
+        }
+    }
 }
 
 /// Property tests of the `--set NAME=VALUE` overrides ([`parse_overrides`], [`params_with`]):

@@ -444,5 +444,108 @@ mod bench {
     }
 }
 
+// `gomoku review`
+mod review {
+    use super::*;
+
+    const GAME: &str = "h8 h9 i8 i9 j8 a1 k8 a2 l8";
+
+    #[test]
+    fn the_table_marks_the_blunder_and_counts_each_player() {
+        let args: Vec<&str> = ["review", "--time-ms", "100"]
+            .into_iter()
+            .chain(GAME.split(' '))
+            .collect();
+        let o = gomoku(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.contains("result: black wins with h8 i8 j8 k8 l8"),
+            "{out}"
+        );
+        let rows: Vec<&str> = out
+            .lines()
+            .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+            .collect();
+        assert_eq!(rows.len(), 9, "{out}");
+        let a1 = rows[5].split_whitespace().collect::<Vec<_>>();
+        assert_eq!(&a1[..3], ["6", "white", "a1??"], "{out}");
+        assert!(rows[5].contains("blunder (better "), "{out}");
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("white: ") && l.ends_with(", 1 blunder")),
+            "{out}"
+        );
+        assert!(out.lines().any(|l| l.starts_with("black: ")), "{out}");
+    }
+
+    #[test]
+    fn json_and_psq_give_the_same_verdicts() {
+        let dir = tempfile::tempdir().unwrap();
+        let psq = dir.path().join("game.psq");
+        // the same game in Piskvork's 1-based x,y from the top
+        let text = "Piskvorky 15x15, 11:11, 0\n8,8,0\n8,7,0\n9,8,0\n9,7,0\n10,8,0\n1,15,0\n11,8,0\n1,14,0\n12,8,0\nblack\nwhite\n-1\n";
+        std::fs::write(&psq, text).unwrap();
+        let verdicts = |args: &[&str]| {
+            let o = gomoku(args);
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+            let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+            assert_eq!(v["complete"], true);
+            assert_eq!(v["size"], 15);
+            v["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| {
+                    (
+                        m["move"].as_str().unwrap().to_string(),
+                        m["mark"].as_str().unwrap().to_string(),
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        let mut args = vec!["review", "--json", "--depth", "4"];
+        args.extend(GAME.split(' '));
+        let from_moves = verdicts(&args);
+        let from_psq = verdicts(&[
+            "review",
+            "--json",
+            "--depth",
+            "4",
+            "--psq",
+            psq.to_str().unwrap(),
+        ]);
+        assert_eq!(from_moves.len(), 9);
+        assert_eq!(from_moves[5], ("a1".to_string(), "??".to_string()));
+        assert_eq!(from_moves, from_psq);
+    }
+
+    #[test]
+    fn bad_input_is_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("bad.psq");
+        std::fs::write(&bad, "Piskvorky 15x15, 11:11, 0\n8,8,0\n8,8,0\n").unwrap();
+        let bad = bad.to_str().unwrap();
+        for args in [
+            vec!["review"],
+            vec!["review", "--", "--"],
+            vec!["review", "h8", "h8"],
+            vec!["review", "h8", "z99"],
+            vec!["review", "--time-ms", "0", "h8"],
+            vec!["review", "--threads", "0", "h8"],
+            vec!["review", "--hash-mb", "100000000", "h8"],
+            vec!["review", "--depth", "0", "h8"],
+            vec!["review", "--psq", "no/such/file.psq"],
+            vec!["review", "--psq", bad],
+            vec!["review", "--psq", bad, "h8"],
+        ] {
+            let o = gomoku(&args);
+            assert!(!o.status.success(), "{args:?} should fail");
+            assert!(!stderr(&o).is_empty(), "{args:?}: no message");
+            assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
+        }
+    }
+}
+
 // `pbrain-gomoku` and `gomoku pbrain`: the Gomocup protocol (scripted sessions, self-play)
 mod pbrain;

@@ -17,6 +17,7 @@ pub mod game;
 pub mod notation;
 pub mod pattern;
 pub mod record;
+pub mod review;
 pub mod search;
 pub mod solver;
 pub mod study;

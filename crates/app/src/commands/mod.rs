@@ -7,6 +7,7 @@ pub mod match_cmd;
 pub mod pbrain;
 pub mod play;
 pub mod position;
+pub mod review;
 pub mod serve;
 pub mod solve;
 pub mod think;

@@ -76,29 +76,6 @@ fn result_json(size: usize, r: Option<&GameResult>) -> serde_json::Value {
     }
 }
 
-fn result_text(game: &Game) -> String {
-    let size = game.board().size();
-    match game.result() {
-        None => "none".to_string(),
-        Some(GameResult::Draw) => "draw (the board is full)".to_string(),
-        Some(GameResult::Win {
-            winner,
-            foul: Some(k),
-            ..
-        }) => {
-            let last = game
-                .board()
-                .last_move()
-                .map_or(String::new(), |p| format_pos(p, size));
-            format!("{winner} wins: black played the forbidden point {last} ({k})")
-        }
-        Some(GameResult::Win { winner, line, .. }) => {
-            let line: Vec<String> = line.iter().map(|&p| format_pos(p, size)).collect();
-            format!("{winner} wins with {}", line.join(" "))
-        }
-    }
-}
-
 /// Runs the command.
 ///
 /// # Errors
@@ -152,7 +129,7 @@ pub fn run(args: &Args) -> Result<()> {
             " (O)"
         }
     );
-    println!("result: {}", result_text(&game));
+    println!("result: {}", crate::study::result_text(&game));
     if board.rule() == Rule::Renju {
         if forbidden.is_empty() {
             println!("forbidden points of black: none");

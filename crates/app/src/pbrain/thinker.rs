@@ -365,13 +365,9 @@ fn eval_text(s: Score) -> String {
     }
 }
 
-/// A rough winning chance for a score (proven results are 0 or 1).
+/// A rough winning chance for a score (proven results are 0 or 1), as the game review uses.
 fn win_rate(s: Score) -> f64 {
-    match moves_to_result(s) {
-        Some(n) if n > 0 => 1.0,
-        Some(_) => 0.0,
-        None => 1.0 / (1.0 + (-f64::from(s) / 400.0).exp()),
-    }
+    gomoku_engine::review::win_chance(s, gomoku_engine::review::ReviewParams::default().scale)
 }
 
 #[cfg(test)]

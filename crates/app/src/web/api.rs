@@ -3,8 +3,8 @@
 
 use super::error::ApiError;
 use super::games::{
-    lock, AnalyzeRequest, GameView, MoveRequest, NewGame, ResignRequest, Settings, Slot,
-    Swap2Request,
+    lock, AnalyzeRequest, GameView, MoveRequest, NewGame, ResignRequest, ReviewRequest, Settings,
+    Slot, Swap2Request,
 };
 use super::AppState;
 use axum::body::Bytes;
@@ -148,6 +148,16 @@ pub(super) async fn analyze(
     state.games.get(&id)?;
     let req: AnalyzeRequest = parse_body(body, Some(AnalyzeRequest::default()))?;
     act(&state, &id, |s| s.analyze(&req))
+}
+
+pub(super) async fn review(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<GameView>> {
+    state.games.get(&id)?;
+    let req: ReviewRequest = parse_body(body, Some(ReviewRequest::default()))?;
+    act(&state, &id, |s| s.review(&req))
 }
 
 pub(super) async fn swap(

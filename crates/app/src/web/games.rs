@@ -9,8 +9,10 @@
 use super::error::ApiError;
 use super::opening::{Choice, Next, Opening, Stage};
 use super::psq;
+use crate::commands::review as review_cmd;
 use crate::pbrain::swap2;
 use gomoku_engine::notation::{check_size, format_pos, parse_pos, parse_xy};
+use gomoku_engine::review::{review_game, Review, ReviewParams};
 use gomoku_engine::search::{format_score, moves_to_result, RootMove};
 use gomoku_engine::study::{Greedy, PatternEval, Searcher};
 use gomoku_engine::{
@@ -181,6 +183,17 @@ impl Default for AnalyzeRequest {
     }
 }
 
+/// The body of `POST /api/games/{id}/review` (optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ReviewRequest {
+    /// Milliseconds of search for each position ([`REVIEW_MS`] by default).
+    pub time_ms: Option<u64>,
+}
+
+/// The time a review gives each position by default.
+pub const REVIEW_MS: u64 = 500;
+
 /// The body of `POST /api/games/{id}/resign` (optional).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -201,6 +214,20 @@ pub enum Purpose {
     Analysis,
     /// The engine's stones or choice in a swap2 opening.
     Swap2,
+    /// A review of every move of the game.
+    Review,
+}
+
+impl Purpose {
+    fn name(self) -> &'static str {
+        match self {
+            Purpose::Move => "move",
+            Purpose::Hint => "hint",
+            Purpose::Analysis => "analysis",
+            Purpose::Swap2 => "swap2",
+            Purpose::Review => "review",
+        }
+    }
 }
 
 /// How long one analysis runs at most (a tab left open must not keep a core busy for ever).
@@ -510,12 +537,25 @@ pub struct Slot {
     opening_plies: usize,
     /// What happened in the swap2 opening (points in `h8` style).
     swap2_log: Vec<String>,
+    /// The last review of the game, running or done.
+    review: Option<ReviewState>,
     error: Option<String>,
     version: u64,
     last_seen: Instant,
     turn_started: Instant,
     watchers: Arc<()>,
     tx: broadcast::Sender<ServerEvent>,
+}
+
+/// A review of the game: its progress while it runs, then its verdicts.
+#[derive(Debug)]
+struct ReviewState {
+    /// The moves reviewed (the game when the review started).
+    moves: Vec<Pos>,
+    time_ms: u64,
+    done: usize,
+    total: usize,
+    result: Option<Review>,
 }
 
 /// The JSON state of a game.
@@ -545,6 +585,8 @@ pub struct GameView {
     opening: Option<OpeningView>,
     /// What happened in the swap2 opening: the engine's reasons, the choices made.
     swap2_log: Vec<String>,
+    /// The review of the game's moves: running, or done (only the moves still in the game).
+    review: Option<ReviewView>,
     /// Why the engine could not move, if it could not (never set by a bad request).
     engine_error: Option<String>,
 }
@@ -593,6 +635,23 @@ struct OpeningView {
     actor: Player,
     /// The person's choices now (empty while stones are put down or the engine decides).
     choices: &'static [&'static str],
+}
+
+#[derive(Debug, Serialize)]
+struct ReviewView {
+    /// Whether it is still running.
+    running: bool,
+    /// Positions searched so far, of `total`.
+    done: usize,
+    total: usize,
+    /// Milliseconds of search per position.
+    time_ms: u64,
+    /// Whether every move was reviewed (a stopped review holds the last moves only).
+    complete: bool,
+    /// The verdicts, for the reviewed moves that are still the game's.
+    moves: Vec<review_cmd::MoveJson>,
+    black: review_cmd::CountsJson,
+    white: review_cmd::CountsJson,
 }
 
 #[derive(Debug, Serialize)]
@@ -734,6 +793,7 @@ impl Slot {
                 },
             }),
             swap2_log: self.swap2_log.clone(),
+            review: self.review_view(&board_moves),
             engine_error: self.error.clone(),
         }
     }
@@ -850,34 +910,53 @@ impl Slot {
             depth: level.depth(),
             ..Limits::default()
         };
-        let id = NEXT_JOB.fetch_add(1, Ordering::Relaxed);
-        let stop = Arc::new(AtomicBool::new(false));
-        let ctx = SearchCtx {
+        let mut ctx = SearchCtx {
             me: self.me.clone(),
             pool: self.pool.clone(),
             serial: self.serial,
-            job: id,
+            job: 0,
             purpose,
             color,
             size,
         };
+        self.spawn_job(
+            purpose,
+            move |id, stop| {
+                ctx.job = id;
+                ctx.run(&board, level, &limits, stop)
+            },
+            Slot::finish_job,
+        )
+    }
+
+    /// Runs `work` on a thread of its own as the slot's job (`work` gets the job's id and stop
+    /// flag), then hands its result to `finish` under the slot's lock (`None` if it panicked).
+    /// Nothing is handed over once the game is removed.
+    fn spawn_job<R: Send + 'static>(
+        &mut self,
+        purpose: Purpose,
+        work: impl FnOnce(u64, &AtomicBool) -> R + Send + 'static,
+        finish: fn(&mut Slot, u64, Option<R>),
+    ) -> Result<(), ApiError> {
+        let id = NEXT_JOB.fetch_add(1, Ordering::Relaxed);
+        let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = stop.clone();
+        let me = self.me.clone();
         std::thread::Builder::new()
-            .name("gomoku-search".to_string())
+            .name(format!("gomoku-{}", purpose.name()))
             .spawn(move || {
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    ctx.run(&board, level, &limits, &thread_stop)
+                    work(id, &thread_stop)
                 }));
-                let Some(slot) = ctx.me.upgrade() else {
-                    return; // the game was removed meanwhile
-                };
-                lock(&slot).finish_job(ctx.job, result.ok());
+                if let Some(slot) = me.upgrade() {
+                    finish(&mut lock(&slot), id, result.ok());
+                }
             })
             .map_err(ApiError::internal)?;
         self.job = Some(Job {
             id,
             purpose,
-            color,
+            color: self.game.board().to_move(),
             stop,
             started: Instant::now(),
         });
@@ -890,10 +969,6 @@ impl Slot {
     /// take up to three times the time per move: the choice is worth more than one move.
     fn start_swap2_job(&mut self) -> Result<(), ApiError> {
         let board = self.game.board().clone();
-        let id = NEXT_JOB.fetch_add(1, Ordering::Relaxed);
-        let stop = Arc::new(AtomicBool::new(false));
-        let thread_stop = stop.clone();
-        let me = self.me.clone();
         let pool = self.pool.clone();
         let serial = self.serial;
         let limits = Limits {
@@ -901,41 +976,27 @@ impl Slot {
             ..Limits::default()
         };
         let time_ms = self.time_ms.saturating_mul(3);
-        let seed = self.serial.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id;
-        std::thread::Builder::new()
-            .name("gomoku-swap2".to_string())
-            .spawn(move || {
-                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let mut engine = pool.take(serial);
-                    let mut notes = Vec::new();
-                    let mut note = |line: String| notes.push(line);
-                    let mut cx = swap2::Context {
-                        searcher: &mut engine,
-                        limits,
-                        time_ms: Some(time_ms),
-                        stop: &thread_stop,
-                        seed,
-                        note: &mut note,
-                    };
-                    let answer = swap2::decide(&mut cx, &board);
-                    pool.put(engine, serial);
-                    (answer, notes)
-                }));
-                if let Some(slot) = me.upgrade() {
-                    lock(&slot).finish_swap2(id, result.ok());
-                }
-            })
-            .map_err(ApiError::internal)?;
-        self.job = Some(Job {
-            id,
-            purpose: Purpose::Swap2,
-            color: self.game.board().to_move(),
-            stop,
-            started: Instant::now(),
-        });
-        self.live = None;
-        self.error = None;
-        Ok(())
+        self.spawn_job(
+            Purpose::Swap2,
+            move |id, stop| {
+                let seed = serial.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id;
+                let mut engine = pool.take(serial);
+                let mut notes = Vec::new();
+                let mut note = |line: String| notes.push(line);
+                let mut cx = swap2::Context {
+                    searcher: &mut engine,
+                    limits,
+                    time_ms: Some(time_ms),
+                    stop,
+                    seed,
+                    note: &mut note,
+                };
+                let answer = swap2::decide(&mut cx, &board);
+                pool.put(engine, serial);
+                (answer, notes)
+            },
+            Slot::finish_swap2,
+        )
     }
 
     /// Takes the engine's swap2 decision for job `job`: its stones go down and the opening
@@ -1094,8 +1155,8 @@ impl Slot {
                 match current.purpose {
                     Purpose::Hint => self.hint = Some(info),
                     Purpose::Analysis => self.analysis = Some(info),
-                    // swap2 decisions end in `finish_swap2`
-                    Purpose::Swap2 => {}
+                    // swap2 decisions and reviews end in `finish_swap2` and `finish_review`
+                    Purpose::Swap2 | Purpose::Review => {}
                     Purpose::Move => {
                         if !r.best_move.is_point() || self.game.play(r.best_move).is_err() {
                             self.error = Some("the engine found no move".to_string());
@@ -1451,6 +1512,148 @@ impl Slot {
         Ok(())
     }
 
+    /// Reviews every move of the game: each position is searched for `time_ms` (from the last
+    /// to the first) and each move judged (best, good, inaccuracy, mistake, blunder). A running
+    /// hint or analysis is stopped for it (the analysis starts again afterwards); `stop` ends it
+    /// with the moves reviewed so far; a move, undo or redo cancels it. A finished review stays
+    /// with the moves it judged while they are still the game's.
+    ///
+    /// # Errors
+    /// 400 for a bad time; 409 in a swap2 opening, while the engine is moving, or with no move
+    /// to review.
+    pub fn review(&mut self, req: &ReviewRequest) -> Result<(), ApiError> {
+        self.touch();
+        let time_ms = check_time(req.time_ms.unwrap_or(REVIEW_MS))?;
+        self.refuse_in_opening("a review")?;
+        self.refuse_if_thinking()?;
+        if self.game.board().moves().iter().all(|p| p.is_pass()) {
+            return Err(ApiError::conflict(
+                "nothing_to_review",
+                "the game has no moves to review",
+            ));
+        }
+        self.cancel_job();
+        self.hint = None;
+        let game = self.game.clone();
+        let pool = self.pool.clone();
+        let serial = self.serial;
+        let me = self.me.clone();
+        let limits = Limits {
+            move_time_ms: Some(time_ms),
+            ..Limits::default()
+        };
+        self.spawn_job(
+            Purpose::Review,
+            move |id, stop| {
+                let mut engine = pool.take(serial);
+                let review = review_game(
+                    &mut engine,
+                    &game,
+                    &limits,
+                    &ReviewParams::default(),
+                    stop,
+                    &mut |p| {
+                        if let Some(slot) = me.upgrade() {
+                            lock(&slot).review_progress(id, p.done, p.total);
+                        } else {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    },
+                );
+                pool.put(engine, serial);
+                review
+            },
+            Slot::finish_review,
+        )?;
+        let moves = self.game.board().moves().to_vec();
+        let total = moves.len() + usize::from(!self.game.is_over());
+        self.review = Some(ReviewState {
+            moves,
+            time_ms,
+            done: 0,
+            total,
+            result: None,
+        });
+        self.changed();
+        Ok(())
+    }
+
+    /// Records the progress of review `job`.
+    fn review_progress(&mut self, job: u64, done: usize, total: usize) {
+        if self.job.as_ref().is_none_or(|j| j.id != job) {
+            return;
+        }
+        if let Some(r) = &mut self.review {
+            r.done = done;
+            r.total = total;
+        }
+        self.changed();
+    }
+
+    /// Takes the result of review `job` (ignored if it was cancelled meanwhile).
+    fn finish_review(&mut self, job: u64, result: Option<Review>) {
+        if self.job.take_if(|j| j.id == job).is_none() {
+            return;
+        }
+        match (result, &mut self.review) {
+            (Some(review), Some(r)) => r.result = Some(review),
+            _ => {
+                self.review = None;
+                self.error = Some("the review failed".to_string());
+            }
+        }
+        self.changed();
+        self.maybe_start_engine();
+        if self.job.is_some() {
+            self.changed();
+        }
+    }
+
+    /// The review as the page sees it: only the judged moves still in the game (the game's
+    /// moves may have changed since by undo and new moves).
+    fn review_view(&self, board_moves: &[Pos]) -> Option<ReviewView> {
+        let r = self.review.as_ref()?;
+        let running = self
+            .job
+            .as_ref()
+            .is_some_and(|j| j.purpose == Purpose::Review);
+        if !running && r.result.is_none() {
+            // cancelled before it finished
+            return None;
+        }
+        let same = r
+            .moves
+            .iter()
+            .zip(board_moves)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let size = self.size();
+        let mut kept = Review::default();
+        if let Some(result) = &r.result {
+            kept.complete = result.complete;
+            kept.moves = result
+                .moves
+                .iter()
+                .filter(|m| m.ply < same)
+                .cloned()
+                .collect();
+        }
+        Some(ReviewView {
+            running,
+            done: r.done,
+            total: r.total,
+            time_ms: r.time_ms,
+            complete: kept.complete,
+            moves: kept
+                .moves
+                .iter()
+                .map(|m| review_cmd::move_json(m, size))
+                .collect(),
+            black: review_cmd::counts(&kept, Color::Black),
+            white: review_cmd::counts(&kept, Color::White),
+        })
+    }
+
     /// Exchanges who plays Black and who plays White; the engine starts if it is now to move.
     ///
     /// # Errors
@@ -1760,6 +1963,7 @@ impl Games {
                 opening,
                 opening_plies: 0,
                 swap2_log: Vec::new(),
+                review: None,
                 error: None,
                 version: 0,
                 last_seen: Instant::now(),
@@ -1895,6 +2099,7 @@ mod tests {
         Swap,
         Resign,
         Analyze(bool),
+        Review,
         Choice(u8),
         Level(u8),
         Wait(u8),
@@ -1912,6 +2117,7 @@ mod tests {
             1 => Just(Action::Swap),
             1 => Just(Action::Resign),
             3 => any::<bool>().prop_map(Action::Analyze),
+            1 => Just(Action::Review),
             2 => (0u8..3).prop_map(Action::Choice),
             1 => (0u8..5).prop_map(Action::Level),
             2 => (0u8..30).prop_map(Action::Wait),
@@ -1945,8 +2151,28 @@ mod tests {
             Some(t) => assert_eq!(t.color, v.to_move, "the engine thinks for the side to move"),
             None => {}
         }
-        if v.result.is_some() {
-            assert!(v.thinking.is_none(), "nothing runs once the game is over");
+        let reviewing = v
+            .thinking
+            .as_ref()
+            .is_some_and(|t| t.purpose == Purpose::Review);
+        if v.result.is_some() && !reviewing {
+            assert!(
+                v.thinking.is_none(),
+                "only a review runs once the game is over"
+            );
+        }
+        if let Some(r) = &v.review {
+            assert_eq!(r.running, reviewing, "the review runs as the slot's job");
+            assert!(r.done <= r.total);
+            for m in &r.moves {
+                assert_eq!(
+                    taken.get(m.number - 1).copied(),
+                    Some(m.played.as_str()),
+                    "verdicts only for moves still in the game"
+                );
+            }
+        } else {
+            assert!(!reviewing, "a running review is shown");
         }
         if let Some(o) = &v.opening {
             let ply = v.moves.len();
@@ -2021,6 +2247,7 @@ mod tests {
                     Action::Swap => s.swap(),
                     Action::Resign => s.resign(&ResignRequest::default()),
                     Action::Analyze(on) => s.analyze(&AnalyzeRequest { on }),
+                    Action::Review => s.review(&ReviewRequest { time_ms: Some(10) }),
                     Action::Choice(c) => s.swap2_choice(&Swap2Request {
                         choice: [Choice::Black, Choice::White, Choice::More][usize::from(c)],
                     }),
@@ -2038,6 +2265,16 @@ mod tests {
                     // let the stopped search hand in its result, as it does between two clicks
                     drop(s);
                     std::thread::sleep(Duration::from_millis(30));
+                    check(&mut lock(&slot));
+                } else if matches!(a, Action::Review) && done.is_ok() {
+                    // let the review finish, so that later actions change the game under it
+                    drop(s);
+                    let start = Instant::now();
+                    while lock(&slot).job.as_ref().is_some_and(|j| j.purpose == Purpose::Review)
+                        && start.elapsed() < Duration::from_secs(5)
+                    {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
                     check(&mut lock(&slot));
                 }
             }

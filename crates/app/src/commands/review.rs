@@ -1,0 +1,280 @@
+//! `gomoku review`: judges every move of a game with the engine (best, good, inaccuracy,
+//! mistake, blunder) and prints a table, then a count per player.
+
+use anyhow::{bail, Context, Result};
+use gomoku_engine::notation::{format_moves, format_pos};
+use gomoku_engine::review::{review_game, MoveReview, Review, ReviewParams, Verdict};
+use gomoku_engine::search::format_score;
+use gomoku_engine::{Color, Engine, EngineConfig, Game, Limits, Rule};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use std::io::IsTerminal as _;
+use std::sync::atomic::AtomicBool;
+
+/// Arguments of `gomoku review`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Rule: freestyle, standard, renju, caro5 or caro6.
+    #[arg(long, default_value = "freestyle", value_parser = crate::cli::parse_rule)]
+    pub rule: Rule,
+    /// Board size (5 to 22; a `.psq` record gives its own).
+    #[arg(long, default_value_t = 15, value_parser = crate::cli::parse_size)]
+    pub size: usize,
+    /// Time for each position in milliseconds.
+    #[arg(long, default_value_t = 500)]
+    pub time_ms: u64,
+    /// Stop each position's search at this nominal depth.
+    #[arg(long)]
+    pub depth: Option<i32>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash_mb: usize,
+    /// Read the game from a Piskvork `.psq` record instead of the moves.
+    #[arg(long, value_name = "FILE")]
+    pub psq: Option<String>,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Moves in play order, Black first, `--` for a pass.
+    #[arg(allow_hyphen_values = true)]
+    pub moves: Vec<String>,
+}
+
+/// One judged move, as `--json` and the web board's review give it.
+#[derive(Debug, Serialize)]
+pub(crate) struct MoveJson {
+    pub(crate) number: usize,
+    color: &'static str,
+    #[serde(rename = "move")]
+    pub(crate) played: String,
+    score: i32,
+    score_text: String,
+    best: String,
+    best_score: i32,
+    best_score_text: String,
+    loss: f64,
+    verdict: &'static str,
+    mark: &'static str,
+    depth: i32,
+    best_pv: Vec<String>,
+    played_pv: Vec<String>,
+}
+
+/// How many moves of one player got each verdict.
+#[derive(Debug, Serialize)]
+pub(crate) struct CountsJson {
+    best: usize,
+    good: usize,
+    inaccuracy: usize,
+    mistake: usize,
+    blunder: usize,
+}
+
+#[derive(Serialize)]
+struct ReviewJson {
+    rule: &'static str,
+    size: usize,
+    moves: Vec<MoveJson>,
+    black: CountsJson,
+    white: CountsJson,
+    complete: bool,
+}
+
+/// Reads the game to review from the arguments.
+fn load_game(args: &Args) -> Result<Game> {
+    let Some(file) = &args.psq else {
+        return crate::study::load_position(args.size, args.rule, &args.moves, false);
+    };
+    if !args.moves.is_empty() {
+        bail!("give either --psq or moves, not both");
+    }
+    let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
+    let rec = crate::web::psq::parse(&text).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
+    let mut game = Game::new(rec.size, args.rule)?;
+    for (k, &(p, _)) in rec.moves.iter().enumerate() {
+        game.play(p)
+            .map_err(|e| anyhow::anyhow!("{file}: move {}: {e}", k + 1))?;
+    }
+    Ok(game)
+}
+
+/// `color`'s counts in `review`.
+pub(crate) fn counts(review: &Review, color: Color) -> CountsJson {
+    let c = review.counts(color);
+    CountsJson {
+        best: c[Verdict::Best as usize],
+        good: c[Verdict::Good as usize],
+        inaccuracy: c[Verdict::Inaccuracy as usize],
+        mistake: c[Verdict::Mistake as usize],
+        blunder: c[Verdict::Blunder as usize],
+    }
+}
+
+/// A judged move with its points in `h8` style.
+pub(crate) fn move_json(m: &MoveReview, size: usize) -> MoveJson {
+    let line = |pv: &[gomoku_engine::Pos]| pv.iter().map(|&p| format_pos(p, size)).collect();
+    MoveJson {
+        number: m.ply + 1,
+        color: m.color.name(),
+        played: format_pos(m.played, size),
+        score: m.played_score,
+        score_text: format_score(m.played_score),
+        best: format_pos(m.best, size),
+        best_score: m.best_score,
+        best_score_text: format_score(m.best_score),
+        loss: (m.loss * 1000.0).round() / 1000.0,
+        verdict: m.verdict.name(),
+        mark: m.verdict.mark(),
+        depth: m.depth,
+        best_pv: line(&m.best_pv),
+        played_pv: line(&m.played_pv),
+    }
+}
+
+/// One player's counts as text: `3 best, 5 good, 1 inaccuracy, 0 mistakes, 1 blunder`.
+fn counts_text(c: &CountsJson) -> String {
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    format!(
+        "{} best, {} good, {}, {}, {}",
+        c.best,
+        c.good,
+        plural(c.inaccuracy, "inaccuracy", "inaccuracies"),
+        plural(c.mistake, "mistake", "mistakes"),
+        plural(c.blunder, "blunder", "blunders"),
+    )
+}
+
+/// Runs the command.
+///
+/// # Errors
+/// Bad moves or record, bad limits.
+pub fn run(args: &Args) -> Result<()> {
+    if !(1..=crate::study::MAX_THREADS).contains(&args.threads) {
+        bail!("--threads must be 1 to {}", crate::study::MAX_THREADS);
+    }
+    if args.hash_mb == 0 {
+        bail!("--hash-mb must be at least 1");
+    }
+    crate::study::check_hash_mb(args.hash_mb)?;
+    if args.time_ms == 0 {
+        bail!("--time-ms must be at least 1");
+    }
+    if args.depth.is_some_and(|d| !(1..=99).contains(&d)) {
+        bail!("--depth must be 1 to 99");
+    }
+    let game = load_game(args)?;
+    let board = game.board();
+    let size = board.size();
+    if board.moves().iter().all(|p| p.is_pass()) {
+        bail!("the game has no moves to review");
+    }
+    let mut engine = Engine::new(EngineConfig {
+        hash_mb: args.hash_mb,
+        threads: args.threads,
+    });
+    let limits = Limits {
+        move_time_ms: Some(args.time_ms),
+        depth: args.depth,
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let bar = if args.json || !std::io::stderr().is_terminal() {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} positions [{elapsed}<{eta}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let review = review_game(
+        &mut engine,
+        &game,
+        &limits,
+        &ReviewParams::default(),
+        &stop,
+        &mut |p| {
+            bar.set_length(p.total as u64);
+            bar.set_position(p.done as u64);
+        },
+    );
+    bar.finish_and_clear();
+    let rule = board.rule();
+    if args.json {
+        let out = ReviewJson {
+            rule: rule.name(),
+            size,
+            moves: review.moves.iter().map(|m| move_json(m, size)).collect(),
+            black: counts(&review, Color::Black),
+            white: counts(&review, Color::White),
+            complete: review.complete,
+        };
+        println!("{}", serde_json::to_string(&out)?);
+        return Ok(());
+    }
+    println!(
+        "game: {rule} {size}x{size} {}",
+        format_moves(board.moves(), size)
+    );
+    if game.result().is_some() {
+        println!("result: {}", crate::study::result_text(&game));
+    }
+    println!(
+        "{:>4}  {:<5} {:<5} {:>11}   {:<5} {:>11}  {:>5}  verdict",
+        "no.", "color", "move", "value", "best", "best value", "lost"
+    );
+    for m in &review.moves {
+        let j = move_json(m, size);
+        let lost = if m.verdict == Verdict::Best {
+            "-".to_string()
+        } else {
+            format!("{:.0}%", m.loss * 100.0)
+        };
+        println!(
+            "{:>4}  {:<5} {:<5} {:>11}   {:<5} {:>11}  {:>5}  {}{}",
+            j.number,
+            j.color,
+            format!("{}{}", j.played, m.verdict.mark()),
+            j.score_text,
+            j.best,
+            j.best_score_text,
+            lost,
+            j.verdict,
+            if m.verdict >= Verdict::Mistake && !m.best_pv.is_empty() {
+                format!(
+                    " (better {})",
+                    j.best_pv[..j.best_pv.len().min(8)].join(" ")
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
+    println!("black: {}", counts_text(&counts(&review, Color::Black)));
+    println!("white: {}", counts_text(&counts(&review, Color::White)));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_read_as_english() {
+        let c = CountsJson {
+            best: 3,
+            good: 1,
+            inaccuracy: 1,
+            mistake: 0,
+            blunder: 2,
+        };
+        assert_eq!(
+            counts_text(&c),
+            "3 best, 1 good, 1 inaccuracy, 0 mistakes, 2 blunders"
+        );
+    }
+}
