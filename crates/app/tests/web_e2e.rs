@@ -577,6 +577,11 @@ async fn play_in_headless_chromium() {
         )
         .await;
     }
+    assert_eq!(
+        js(&c, &format!("return getComputedStyle({opening}).display;")).await,
+        "none",
+        "the banner goes once the opening is over"
+    );
     let log = text(&c, "swap2-log").await;
     assert!(log.contains("took"), "the swap2 log: {log}");
     select(&c, "ng-opening", "free").await;
@@ -621,6 +626,55 @@ async fn play_in_headless_chromium() {
         "the winning line is highlighted"
     );
     assert!(c.find(Locator::Css("[data-testid=win-line]")).await.is_ok());
+
+    // 4b. The finished game reviewed: the verdicts in the move list, on the stones and in
+    // the review panel. White lost, so one of White's moves turned a game not yet lost into
+    // a lost one: a blunder.
+    click(&c, "btn-review").await;
+    wait_js(
+        &c,
+        "the finished review",
+        "const box = document.querySelector('[data-testid=review]'); \
+         return !box.hidden && box.dataset.running === 'no' && box.dataset.complete === 'yes';",
+    )
+    .await;
+    let counts = js(
+        &c,
+        "return [...document.querySelectorAll('#review-counts tr')].map(tr => \
+         [tr.dataset.color, ...[...tr.querySelectorAll('td[data-verdict]')].map(td => Number(td.textContent))]);",
+    )
+    .await;
+    let moves_done = js(&c, &format!("return {MOVE_COUNT};")).await;
+    let rows = counts.as_array().expect("two rows of counts");
+    assert_eq!(rows.len(), 2, "{counts}");
+    let total: u64 = rows
+        .iter()
+        .flat_map(|r| {
+            r.as_array().unwrap()[1..]
+                .iter()
+                .map(|n| n.as_u64().unwrap())
+        })
+        .sum();
+    assert_eq!(json!(total), moves_done, "every move judged: {counts}");
+    assert_eq!(rows[1][0], "white");
+    assert!(rows[1][5].as_u64() >= Some(1), "a white blunder: {counts}");
+    let blunders = js(
+        &c,
+        "return [...document.querySelectorAll('[data-testid=move-list] li[data-verdict=blunder]')]\
+         .map(li => [li.dataset.move, li.querySelector('.mark').textContent, \
+         !!document.querySelector(`[data-review=\"${li.dataset.move}\"][data-verdict=blunder]`), \
+         !!document.querySelector(`[data-testid=review-list] li[data-number=\"${li.dataset.number}\"]`)]);",
+    )
+    .await;
+    let blunders = blunders.as_array().expect("the blunders");
+    assert!(!blunders.is_empty());
+    for b in blunders {
+        assert_eq!(b[1], "??", "{b}");
+        assert_eq!(b[2], Value::Bool(true), "a ring on the stone: {b}");
+        assert_eq!(b[3], Value::Bool(true), "listed in the panel: {b}");
+    }
+    js(&c, "window.scrollTo(0, 0); return true;").await;
+    save_screenshot(&c, "web-e2e-review.png").await;
 
     // 5. Chinese labels, and back.
     click(&c, "lang-zh").await;

@@ -267,6 +267,23 @@
   }
 
   function analysing() { return !!(game && game.thinking && game.thinking.purpose === 'analysis'); }
+  function reviewing() { return !!(game && game.thinking && game.thinking.purpose === 'review'); }
+
+  // The finished (or running) review's verdicts by move number.
+  function reviewByNumber() {
+    const map = new Map();
+    for (const m of (game && game.review && game.review.moves) || []) map.set(m.number, m);
+    return map;
+  }
+
+  // A review value as text, as the engine panel shows values.
+  function reviewValue(score, text) {
+    if (Math.abs(score) >= 29000) {
+      const n = Number((text.match(/\d+/) || ['0'])[0]);
+      return score > 0 ? t('eval.win', { n }) : t('eval.loss', { n });
+    }
+    return text;
+  }
 
   function personToMove() {
     if (!game || game.result) return false;
@@ -381,6 +398,17 @@
     }
     svg.appendChild(stones);
 
+    // the review's inaccuracies, mistakes and blunders: a coloured ring on the stone
+    const verdicts = reviewByNumber();
+    for (const m of game.moves) {
+      const v = verdicts.get(m.number);
+      if (!v || !v.mark || m.x === null || m.x === undefined) continue;
+      svg.appendChild(el('circle', {
+        cx: px(m.x), cy: px(m.y), r: CELL * 0.5, class: 'review-mark ' + v.verdict,
+        'data-review': m.move, 'data-verdict': v.verdict,
+      }));
+    }
+
     if (winning.size > 1) {
       const pts = [...winning].map((s) => parsePoint(s, n)).filter(Boolean);
       pts.sort((a, b) => (a.x - b.x) || (a.y - b.y));
@@ -417,7 +445,7 @@
 
   function shownInfo() {
     if (!game) return null;
-    if (game.thinking) return live;
+    if (game.thinking && !reviewing()) return live;
     if (game.analysis) return game.analysis;
     if (game.hint) return game.hint;
     for (let i = game.moves.length - 1; i >= 0; i--) if (game.moves[i].engine) return game.moves[i].engine;
@@ -427,7 +455,9 @@
   function renderInfo() {
     const info = shownInfo();
     const set = (id, v) => { $(id).textContent = v; };
-    if (game && game.thinking) {
+    if (reviewing()) {
+      set('info-status', t('status.reviewing', { done: game.review.done, total: game.review.total }));
+    } else if (game && game.thinking) {
       const secs = ((performance.now() - thinkSince) / 1000).toFixed(1);
       set('info-status', t(analysing() ? 'info.analyzing' : 'info.thinking', { secs }));
     } else if (info) {
@@ -508,8 +538,11 @@
     if (!game) { status.textContent = t('status.loading'); result.hidden = true; return; }
     $('game-rule').textContent = t('rules', { rule: t('rule.' + game.rule), size: game.size });
     const r = game.result;
+    if (reviewing()) {
+      status.textContent = t('status.reviewing', { done: game.review.done, total: game.review.total });
+    }
     if (r) {
-      status.textContent = t('status.over');
+      if (!reviewing()) status.textContent = t('status.over');
       let text;
       if (r.kind === 'draw') text = t('result.draw');
       else if (r.resigned) {
@@ -525,6 +558,8 @@
       delete result.dataset.winner;
       if (game.opening) {
         status.textContent = t('status.opening');
+      } else if (reviewing()) {
+        // said above
       } else if (game.thinking && !analysing()) {
         status.textContent = game.thinking.purpose === 'hint'
           ? t('status.hint') : t('status.thinking', { color: colorName(game.thinking.color) });
@@ -543,6 +578,7 @@
     const list = $('moves');
     list.textContent = '';
     if (!game) return;
+    const verdicts = reviewByNumber();
     for (const m of game.moves) {
       const li = document.createElement('li');
       li.className = m.color;
@@ -556,6 +592,20 @@
       pt.className = 'pt';
       pt.textContent = m.move;
       li.append(numEl, pt);
+      const v = verdicts.get(m.number);
+      if (v) {
+        li.dataset.verdict = v.verdict;
+        li.title = t('review.tip', {
+          verdict: t('verdict.' + v.verdict), value: reviewValue(v.score, v.score_text),
+          best: v.best, bestValue: reviewValue(v.best_score, v.best_score_text), loss: Math.round(v.loss * 100),
+        });
+        if (v.mark) {
+          const mark = document.createElement('span');
+          mark.className = 'mark';
+          mark.textContent = v.mark;
+          li.append(mark);
+        }
+      }
       if (m.engine) {
         const ev = document.createElement('span');
         ev.className = 'ev';
@@ -587,15 +637,88 @@
         : Math.tanh(info.black_score / 600);
       return mid - amp * v;
     };
+    // a review's values cover every move; otherwise the engine's own moves
+    const verdicts = reviewByNumber();
     const pts = [];
-    for (const m of game.moves) if (m.engine) pts.push([xOf(m.number), yOf(m.engine), m]);
+    for (const m of game.moves) {
+      const v = verdicts.get(m.number);
+      if (v) {
+        const black = m.color === 'black' ? v.score : -v.score;
+        const info = { black_score: black, mate: Math.abs(black) >= 29000 ? 1 : null };
+        pts.push([xOf(m.number), yOf(info), m, reviewValue(v.score, v.score_text)]);
+      } else if (m.engine) {
+        pts.push([xOf(m.number), yOf(m.engine), m, evalText(m.engine)]);
+      }
+    }
     if (pts.length > 1) {
       svg.appendChild(el('polyline', { points: pts.map((p) => p[0].toFixed(1) + ',' + p[1].toFixed(1)).join(' '), class: 'graph-line' }));
     }
-    for (const [x, y, m] of pts) {
+    for (const [x, y, m, text] of pts) {
       const c = el('circle', { cx: x, cy: y, r: 3, class: 'graph-dot ' + m.color, 'data-number': m.number });
-      c.appendChild(el('title', {}, `${m.number}. ${m.move}: ${evalText(m.engine)}`));
+      c.appendChild(el('title', {}, `${m.number}. ${m.move}: ${text}`));
       svg.appendChild(c);
+    }
+  }
+
+  function renderReview() {
+    const box = $('review-box');
+    const r = game && game.review;
+    box.hidden = !r;
+    if (!r) return;
+    box.dataset.running = r.running ? 'yes' : 'no';
+    box.dataset.complete = r.complete ? 'yes' : 'no';
+    const secs = (r.time_ms / 1000).toFixed(1);
+    let status;
+    if (r.running) status = t('review.running', { secs, done: r.done, total: r.total });
+    else if (!r.complete) status = t('review.stopped', { n: r.moves.length });
+    else status = t('review.done', { secs });
+    $('review-status').textContent = status;
+    const counts = $('review-counts');
+    counts.textContent = '';
+    for (const color of ['black', 'white']) {
+      const tr = document.createElement('tr');
+      tr.dataset.color = color;
+      const name = document.createElement('td');
+      name.textContent = colorName(color);
+      tr.appendChild(name);
+      for (const v of ['best', 'good', 'inaccuracy', 'mistake', 'blunder']) {
+        const td = document.createElement('td');
+        td.dataset.verdict = v;
+        td.textContent = String(r[color][v]);
+        tr.appendChild(td);
+      }
+      counts.appendChild(tr);
+    }
+    const list = $('review-list');
+    list.textContent = '';
+    const bad = r.moves.filter((m) => m.mark);
+    if (!r.running && bad.length === 0 && r.moves.length) {
+      const li = document.createElement('li');
+      li.className = 'muted';
+      li.textContent = t('review.clean');
+      list.appendChild(li);
+    }
+    for (const m of bad) {
+      const li = document.createElement('li');
+      li.dataset.verdict = m.verdict;
+      li.dataset.number = m.number;
+      const n = document.createElement('span');
+      n.className = 'n';
+      n.textContent = m.number + '.';
+      const pt = document.createElement('span');
+      pt.className = 'pt';
+      pt.textContent = (m.color === 'black' ? '● ' : '○ ') + m.move;
+      const mark = document.createElement('span');
+      mark.className = 'mark';
+      mark.textContent = m.mark;
+      const ev = document.createElement('span');
+      ev.className = 'ev';
+      ev.textContent = reviewValue(m.score, m.score_text);
+      const better = document.createElement('span');
+      better.className = 'better';
+      better.textContent = t('review.better', { best: m.best_pv.slice(0, 5).join(' ') || m.best, value: reviewValue(m.best_score, m.best_score_text) });
+      li.append(n, pt, mark, ev, better);
+      list.appendChild(li);
     }
   }
 
@@ -613,8 +736,10 @@
     $('btn-resign').disabled = over || opening;
     $('btn-analyze').disabled = !g || (over && !g.analyze);
     $('btn-analyze').setAttribute('aria-pressed', g && g.analyze ? 'true' : 'false');
+    const busy = thinking && !['analysis', 'hint'].includes(g.thinking.purpose);
+    $('btn-review').disabled = !g || !g.moves.some((m) => m.x !== null && m.x !== undefined) || opening || busy;
     $('btn-stop').disabled = !thinking;
-    $('btn-stop').textContent = t(analysing() ? 'stopAnalysis' : 'stop');
+    $('btn-stop').textContent = t(analysing() || reviewing() ? 'stopAnalysis' : 'stop');
     $('io-download').href = g ? '/api/games/' + g.id + '/export?format=psq&download=true' : '#';
   }
 
@@ -625,6 +750,7 @@
     renderInfo();
     renderMoves();
     renderGraph();
+    renderReview();
     renderButtons();
   }
 
@@ -633,7 +759,8 @@
 
   $('board').addEventListener('click', (e) => {
     const target = e.target.closest('[data-point]');
-    if (!target || !target.dataset.point || !game) return;
+    // a click while the game is reviewed would cancel the review: Stop first
+    if (!target || !target.dataset.point || !game || reviewing()) return;
     act('/move', { move: target.dataset.point });
   });
   $('btn-undo').addEventListener('click', () => act('/undo'));
@@ -641,6 +768,9 @@
   $('btn-hint').addEventListener('click', () => act('/hint'));
   $('btn-analyze').addEventListener('click', () => act('/analyze', { on: !(game && game.analyze) }));
   $('btn-go').addEventListener('click', () => act('/go'));
+  $('btn-review').addEventListener('click', () => {
+    if (game) act('/review', { time_ms: Math.max(100, Math.min(game.time_ms, 1000)) });
+  });
   for (const b of document.querySelectorAll('#opening [data-choice]')) {
     b.addEventListener('click', () => act('/swap2', { choice: b.dataset.choice }));
   }
