@@ -673,8 +673,72 @@ async fn play_in_headless_chromium() {
         assert_eq!(b[2], Value::Bool(true), "a ring on the stone: {b}");
         assert_eq!(b[3], Value::Bool(true), "listed in the panel: {b}");
     }
+    // 4c. Looking back: a bad move in the panel shows the position before it, with the
+    // engine's choice and the move played marked; the arrow keys and the buttons step; the
+    // last button comes back to the game.
+    let first = blunders[0][0].as_str().expect("a point").to_string();
+    let number = js(
+        &c,
+        &format!("return Number(document.querySelector('[data-testid=move-list] li[data-move=\"{first}\"]').dataset.number);"),
+    )
+    .await
+    .as_u64()
+    .expect("a move number");
+    js(
+        &c,
+        &format!("document.querySelector('[data-testid=review-list] li[data-number=\"{number}\"]').click(); return true;"),
+    )
+    .await;
+    let stones = "document.querySelectorAll('[data-testid=board] .stone').length";
+    let shown = js(
+        &c,
+        &format!(
+            "return [document.querySelector('[data-testid=status]').dataset.browsing, {stones}, \
+             !!document.querySelector('[data-stone=\"{first}\"]'), \
+             document.querySelector('[data-testid=review-next]').dataset.next, \
+             !!document.querySelector('[data-testid=win-line]'), \
+             document.querySelector('[data-testid=move-list] li.current').dataset.number];"
+        ),
+    )
+    .await;
+    assert_eq!(
+        shown,
+        json!([
+            (number - 1).to_string(),
+            number - 1,
+            false,
+            first,
+            false,
+            (number - 1).to_string()
+        ]),
+        "the position before the blunder"
+    );
+    if js(&c, "return !!document.querySelector('[data-testid=review-best]');").await == Value::Bool(true) {
+        let best = js(&c, "return document.querySelector('[data-testid=review-best]').dataset.best;").await;
+        assert_ne!(best, json!(first), "the engine's choice differs from the blunder");
+    }
     js(&c, "window.scrollTo(0, 0); return true;").await;
     save_screenshot(&c, "web-e2e-review.png").await;
+    // clicks on the board are not moves while looking back
+    click_point(&c, "h1").await;
+    assert_eq!(js(&c, &format!("return {stones};")).await, json!(number - 1));
+    js(
+        &c,
+        "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true})); return true;",
+    )
+    .await;
+    assert_eq!(js(&c, &format!("return {stones};")).await, json!(number));
+    click(&c, "nav-first").await;
+    assert_eq!(js(&c, &format!("return {stones};")).await, json!(0));
+    click(&c, "nav-last").await;
+    assert_eq!(
+        js(
+            &c,
+            &format!("return [document.querySelector('[data-testid=status]').dataset.browsing, {stones}, !!document.querySelector('[data-testid=win-line]')];")
+        )
+        .await,
+        json!(["no", moves_done, true])
+    );
 
     // 5. Chinese labels, and back.
     click(&c, "lang-zh").await;

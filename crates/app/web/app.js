@@ -19,6 +19,7 @@
   let errorTimer = 0;
   let owned = false;        // whether this tab created the current game (and may delete it)
   let liveUpdates = 0;      // search progress events received (shown as data-live-updates)
+  let browse = null;        // while looking back: the number of moves shown (null: the game now)
 
   // ------------------------------------------------------------------------------------------
   // Text
@@ -94,8 +95,9 @@
     if (!state || typeof state !== 'object') return;
     if (game && state.id === game.id && state.version < game.version) return; // stale
     const wasThinking = game && game.id === state.id && game.thinking;
-    if (!game || game.id !== state.id) syncPanel(state);
+    if (!game || game.id !== state.id) { syncPanel(state); browse = null; }
     game = state;
+    if (browse !== null && browse >= game.moves.length) browse = null;
     if (state.thinking) {
       if (!wasThinking) thinkSince = performance.now() - (state.thinking.elapsed_ms || 0);
       if (state.live) live = state.live;
@@ -269,6 +271,16 @@
   function analysing() { return !!(game && game.thinking && game.thinking.purpose === 'analysis'); }
   function reviewing() { return !!(game && game.thinking && game.thinking.purpose === 'review'); }
 
+  // Looking back at an earlier position: the board shows the first `browse` moves only.
+  function browsing() { return !!game && browse !== null && browse < game.moves.length; }
+  function shownMoves() { return browsing() ? game.moves.slice(0, browse) : (game ? game.moves : []); }
+  function browseTo(k) {
+    if (!game) return;
+    const n = game.moves.length;
+    browse = k === null || k >= n ? null : Math.max(0, k);
+    render();
+  }
+
   // The finished (or running) review's verdicts by move number.
   function reviewByNumber() {
     const map = new Map();
@@ -286,7 +298,7 @@
   }
 
   function personToMove() {
-    if (!game || game.result) return false;
+    if (!game || game.result || browsing()) return false;
     if (game.opening) return !game.thinking && game.opening.actor === 'person' && ['three', 'five'].includes(game.opening.stage);
     return (!game.thinking || analysing()) && game.players[game.to_move] === 'person';
   }
@@ -365,7 +377,7 @@
 
     // renju: Black's forbidden points, shown while Black is to move
     const forbidden = new Set();
-    for (const f of game.forbidden || []) {
+    for (const f of (browsing() ? [] : game.forbidden) || []) {
       const p = parsePoint(f.point, n);
       if (!p) continue;
       forbidden.add(f.point);
@@ -377,12 +389,13 @@
       svg.appendChild(g);
     }
 
-    const winning = new Set((game.result && game.result.line) || []);
+    const winning = new Set((!browsing() && game.result && game.result.line) || []);
     const showNumbers = $('chk-numbers').checked;
     const stones = el('g', { class: 'stones' });
     const occupied = new Set();
-    const last = game.moves.length ? game.moves[game.moves.length - 1] : null;
-    for (const m of game.moves) {
+    const moves = shownMoves();
+    const last = moves.length ? moves[moves.length - 1] : null;
+    for (const m of moves) {
       if (m.x === null || m.x === undefined) continue; // a pass
       occupied.add(m.move);
       const cls = 'stone ' + m.color + (winning.has(m.move) ? ' win' : '') + (m === last ? ' last' : '');
@@ -400,7 +413,7 @@
 
     // the review's inaccuracies, mistakes and blunders: a coloured ring on the stone
     const verdicts = reviewByNumber();
-    for (const m of game.moves) {
+    for (const m of moves) {
       const v = verdicts.get(m.number);
       if (!v || !v.mark || m.x === null || m.x === undefined) continue;
       svg.appendChild(el('circle', {
@@ -421,7 +434,22 @@
     const marks = el('g', { class: 'candidates', id: 'candidate-marks', 'data-testid': 'candidate-marks' });
     svg.appendChild(marks);
     renderCandidateMarks(occupied);
-    if (game.hint && game.hint.move && !game.thinking) {
+    // looking back at a reviewed move: the engine's choice there, and the move played
+    const next = browsing() ? verdicts.get(browse + 1) : null;
+    if (next && next.best !== next.move) {
+      const p = parsePoint(next.best, n);
+      if (p) svg.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.38, class: 'hint-mark', 'data-testid': 'review-best', 'data-best': next.best }));
+    }
+    if (next) {
+      const p = parsePoint(next.move, n);
+      if (p) {
+        const g = el('g', { class: 'review-next ' + next.verdict, 'data-testid': 'review-next', 'data-next': next.move });
+        g.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.3 }));
+        g.appendChild(el('text', { x: px(p.x), y: px(p.y) + 5, 'text-anchor': 'middle' }, String(next.number)));
+        svg.appendChild(g);
+      }
+    }
+    if (game.hint && game.hint.move && !game.thinking && !browsing()) {
       const p = parsePoint(game.hint.move, n);
       if (p) svg.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.38, class: 'hint-mark', 'data-testid': 'hint-mark', 'data-hint': game.hint.move }));
     }
@@ -493,7 +521,7 @@
     const n = game.size;
     if (!occupied) occupied = new Set(game.moves.map((m) => m.move));
     const analysis = analysisInfo();
-    if (!analysis || !analysis.candidates) return;
+    if (!analysis || !analysis.candidates || browsing()) return;
     analysis.candidates.forEach((c, rank) => {
       const p = parsePoint(c.move, n);
       if (!p || occupied.has(c.move)) return;
@@ -569,7 +597,11 @@
           + (analysing() ? ' · ' + t('status.analyzing') + '…' : '');
       }
     }
+    if (browsing()) {
+      status.textContent = t('status.browsing', { k: browse, n: game.moves.length });
+    }
     status.dataset.toMove = game.to_move;
+    status.dataset.browsing = browsing() ? String(browse) : 'no';
     status.dataset.thinking = game.thinking ? 'yes' : 'no';
     if (game.engine_error) showError({ message: game.engine_error });
   }
@@ -585,6 +617,8 @@
       li.dataset.testid = 'move';
       li.dataset.move = m.move;
       li.dataset.number = m.number;
+      if (browsing() ? m.number === browse : m.number === game.moves.length) li.classList.add('current');
+      li.addEventListener('click', () => browseTo(m.number));
       const numEl = document.createElement('span');
       numEl.className = 'n';
       numEl.textContent = m.number + '.';
@@ -614,7 +648,15 @@
       }
       list.appendChild(li);
     }
-    list.scrollTop = list.scrollHeight;
+    const current = list.querySelector('li.current');
+    if (browsing() && current) current.scrollIntoView({ block: 'nearest' });
+    else list.scrollTop = list.scrollHeight;
+    const nav = (id, off) => { $(id).disabled = off; };
+    const n = game.moves.length, k = browsing() ? browse : n;
+    nav('nav-first', k === 0);
+    nav('nav-prev', k === 0);
+    nav('nav-next', k === n);
+    nav('nav-last', k === n);
   }
 
   function renderGraph() {
@@ -649,6 +691,10 @@
       } else if (m.engine) {
         pts.push([xOf(m.number), yOf(m.engine), m, evalText(m.engine)]);
       }
+    }
+    if (browsing()) {
+      const x = xOf(Math.max(browse, 1));
+      svg.appendChild(el('line', { x1: x, y1: 0, x2: x, y2: H, class: 'graph-cursor', 'data-testid': 'graph-cursor' }));
     }
     if (pts.length > 1) {
       svg.appendChild(el('polyline', { points: pts.map((p) => p[0].toFixed(1) + ',' + p[1].toFixed(1)).join(' '), class: 'graph-line' }));
@@ -718,6 +764,8 @@
       better.className = 'better';
       better.textContent = t('review.better', { best: m.best_pv.slice(0, 5).join(' ') || m.best, value: reviewValue(m.best_score, m.best_score_text) });
       li.append(n, pt, mark, ev, better);
+      li.title = t('review.show');
+      li.addEventListener('click', () => browseTo(m.number - 1));
       list.appendChild(li);
     }
   }
@@ -759,9 +807,25 @@
 
   $('board').addEventListener('click', (e) => {
     const target = e.target.closest('[data-point]');
-    // a click while the game is reviewed would cancel the review: Stop first
-    if (!target || !target.dataset.point || !game || reviewing()) return;
+    // a click while the game is reviewed would cancel the review: Stop first; looking back,
+    // the board is not the game's
+    if (!target || !target.dataset.point || !game || reviewing() || browsing()) return;
     act('/move', { move: target.dataset.point });
+  });
+  $('nav-first').addEventListener('click', () => browseTo(0));
+  $('nav-prev').addEventListener('click', () => browseTo((browsing() ? browse : game.moves.length) - 1));
+  $('nav-next').addEventListener('click', () => browseTo((browsing() ? browse : game.moves.length) + 1));
+  $('nav-last').addEventListener('click', () => browseTo(null));
+  document.addEventListener('keydown', (e) => {
+    const typing = e.target instanceof Element && e.target.closest('input, textarea, select');
+    if (!game || typing || e.altKey || e.ctrlKey || e.metaKey) return;
+    const k = browsing() ? browse : game.moves.length;
+    if (e.key === 'ArrowLeft') browseTo(k - 1);
+    else if (e.key === 'ArrowRight') browseTo(k + 1);
+    else if (e.key === 'Home') browseTo(0);
+    else if (e.key === 'End' || e.key === 'Escape') browseTo(null);
+    else return;
+    e.preventDefault();
   });
   $('btn-undo').addEventListener('click', () => act('/undo'));
   $('btn-redo').addEventListener('click', () => act('/redo'));

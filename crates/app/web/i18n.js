@@ -75,6 +75,9 @@ window.I18N = {
     'review.better': 'better {best} ({value})',
     'review.tip': '{verdict}: {value}; the engine: {best} ({bestValue}); {loss}% of the winning chance lost',
     'err.nothing_to_review': 'There is no move to review yet.',
+    'status.browsing': 'Looking back: move {k} of {n} (→ or » to return)',
+    navNote: 'Click a move to see the board then.',
+    'review.show': 'Show the position before this move, with the engine\'s choice',
   },
   zh: {
     title: '五子棋', subtitle: 'Gomoku · Renju',
@@ -149,5 +152,8 @@ window.I18N = {
     'review.better': '更好：{best}（{value}）',
     'review.tip': '{verdict}：{value}；引擎：{best}（{bestValue}）；胜率损失 {loss}%',
     'err.nothing_to_review': '还没有可复盘的着法。',
+    'status.browsing': '回看：第 {k} 手，共 {n} 手（按 → 或 » 返回）',
+    navNote: '点击着法可查看当时的局面。',
+    'review.show': '显示这一手之前的局面和引擎的选择',
   },
 };
