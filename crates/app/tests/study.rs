@@ -576,6 +576,30 @@ mod play {
     }
 
     #[test]
+    fn review_judges_the_game_in_the_terminal() {
+        // the game from a five: white's a1 a3 a5 a7 ignored black's row (l8 makes five)
+        let out = play(
+            &["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7"],
+            "l8\nreview\nquit\n",
+        );
+        let table = out.split("reviewing: 50 ms per position...").nth(1).expect("the review");
+        let rows: Vec<&str> = table
+            .lines()
+            .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+            .collect();
+        assert_eq!(rows.len(), 9, "{out}");
+        assert!(rows[8].contains("l8") && rows[8].contains("win in 1"), "{out}");
+        assert!(table.contains("\nblack: ") && table.contains("\nwhite: "), "{out}");
+        assert!(
+            rows.iter().any(|r| r.contains("white") && r.contains("??")),
+            "one of White's moves let the four through: {out}"
+        );
+        // with no moves there is nothing to review
+        let out = play(&[], "review\nquit\n");
+        assert!(out.contains("no moves to review yet"), "{out}");
+    }
+
+    #[test]
     fn the_engine_moves_first_when_you_are_white_and_occupied_points_are_refused() {
         let out = play(&["--color", "white"], "h8\nquit\n");
         assert!(out.contains("engine plays h8"), "{out}");

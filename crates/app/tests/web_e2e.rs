@@ -713,15 +713,32 @@ async fn play_in_headless_chromium() {
         ]),
         "the position before the blunder"
     );
-    if js(&c, "return !!document.querySelector('[data-testid=review-best]');").await == Value::Bool(true) {
-        let best = js(&c, "return document.querySelector('[data-testid=review-best]').dataset.best;").await;
-        assert_ne!(best, json!(first), "the engine's choice differs from the blunder");
+    if js(
+        &c,
+        "return !!document.querySelector('[data-testid=review-best]');",
+    )
+    .await
+        == Value::Bool(true)
+    {
+        let best = js(
+            &c,
+            "return document.querySelector('[data-testid=review-best]').dataset.best;",
+        )
+        .await;
+        assert_ne!(
+            best,
+            json!(first),
+            "the engine's choice differs from the blunder"
+        );
     }
     js(&c, "window.scrollTo(0, 0); return true;").await;
     save_screenshot(&c, "web-e2e-review.png").await;
     // clicks on the board are not moves while looking back
     click_point(&c, "h1").await;
-    assert_eq!(js(&c, &format!("return {stones};")).await, json!(number - 1));
+    assert_eq!(
+        js(&c, &format!("return {stones};")).await,
+        json!(number - 1)
+    );
     js(
         &c,
         "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true})); return true;",

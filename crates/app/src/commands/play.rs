@@ -1,6 +1,6 @@
 //! `gomoku play`: a game against the engine in the terminal. The board is redrawn after every
-//! move; moves are typed as `h8`; `undo`, `hint`, `result`, `new`, `help` and `quit` do what
-//! they say. Reads standard input line by line, so it also works with piped input.
+//! move; moves are typed as `h8`; `undo`, `hint`, `result`, `review`, `new`, `help` and `quit`
+//! do what they say. Reads standard input line by line, so it also works with piped input.
 
 use crate::study::{load_position, ComponentArgs};
 use anyhow::{bail, Result};
@@ -50,7 +50,8 @@ pub fn parse_color(s: &str) -> Result<Color, String> {
 }
 
 const HELP: &str = "commands: a point like h8 to play there, undo (takes back your last move \
-and the engine's answer), hint (the engine's suggestion for you), result, new, help, quit";
+and the engine's answer), hint (the engine's suggestion for you), result, review (every move \
+of the game judged by the engine), new, help, quit";
 
 fn result_text(game: &Game) -> String {
     match game.result() {
@@ -128,6 +129,38 @@ impl Opponent {
     }
 }
 
+/// Judges every move of the game with the engine (at most 1 s a position, whatever player the
+/// game is against) and prints the table of `gomoku review`.
+fn review(game: &Game, args: &Args, out: &mut impl Write) -> Result<()> {
+    if game.board().moves().iter().all(|p| p.is_pass()) {
+        writeln!(out, "no moves to review yet")?;
+        return Ok(());
+    }
+    let time_ms = args.time_ms.min(1000);
+    writeln!(out, "reviewing: {time_ms} ms per position...")?;
+    out.flush()?;
+    let mut engine = gomoku_engine::Engine::new(gomoku_engine::EngineConfig {
+        hash_mb: args.hash_mb,
+        threads: 1,
+    });
+    let limits = Limits {
+        move_time_ms: Some(time_ms),
+        depth: args.depth,
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let review = gomoku_engine::review::review_game(
+        &mut engine,
+        game,
+        &limits,
+        &gomoku_engine::review::ReviewParams::default(),
+        &stop,
+        &mut |_| {},
+    );
+    crate::commands::review::write_table(out, &review, game.board().size())?;
+    Ok(())
+}
+
 /// Runs the command.
 ///
 /// # Errors
@@ -181,7 +214,7 @@ pub fn run(args: &Args) -> Result<()> {
             continue;
         }
         if game.is_over() {
-            write!(out, "game over: undo, new or quit> ")?;
+            write!(out, "game over: undo, review, new or quit> ")?;
         } else {
             write!(out, "your move> ")?;
         }
@@ -201,6 +234,7 @@ pub fn run(args: &Args) -> Result<()> {
             }
             "help" | "?" => writeln!(out, "{HELP}")?,
             "result" => writeln!(out, "{}", result_text(&game))?,
+            "review" => review(&game, args, &mut out)?,
             "new" => {
                 game = initial.clone();
                 writeln!(out, "new game")?;

@@ -8,7 +8,7 @@ use gomoku_engine::search::format_score;
 use gomoku_engine::{Color, Engine, EngineConfig, Game, Limits, Rule};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
-use std::io::IsTerminal as _;
+use std::io::{IsTerminal as _, Write};
 use std::sync::atomic::AtomicBool;
 
 /// Arguments of `gomoku review`.
@@ -223,10 +223,24 @@ pub fn run(args: &Args) -> Result<()> {
     if game.result().is_some() {
         println!("result: {}", crate::study::result_text(&game));
     }
-    println!(
+    write_table(&mut std::io::stdout().lock(), &review, size)?;
+    Ok(())
+}
+
+/// Writes a review as a table, one row per judged move, then each player's counts.
+///
+/// # Errors
+/// Failures writing to `out`.
+pub(crate) fn write_table(
+    out: &mut impl Write,
+    review: &Review,
+    size: usize,
+) -> std::io::Result<()> {
+    writeln!(
+        out,
         "{:>4}  {:<5} {:<5} {:>11}   {:<5} {:>11}  {:>5}  verdict",
         "no.", "color", "move", "value", "best", "best value", "lost"
-    );
+    )?;
     for m in &review.moves {
         let j = move_json(m, size);
         let lost = if m.verdict == Verdict::Best {
@@ -234,7 +248,8 @@ pub fn run(args: &Args) -> Result<()> {
         } else {
             format!("{:.0}%", m.loss * 100.0)
         };
-        println!(
+        writeln!(
+            out,
             "{:>4}  {:<5} {:<5} {:>11}   {:<5} {:>11}  {:>5}  {}{}",
             j.number,
             j.color,
@@ -252,10 +267,10 @@ pub fn run(args: &Args) -> Result<()> {
             } else {
                 String::new()
             }
-        );
+        )?;
     }
-    println!("black: {}", counts_text(&counts(&review, Color::Black)));
-    println!("white: {}", counts_text(&counts(&review, Color::White)));
+    writeln!(out, "black: {}", counts_text(&counts(review, Color::Black)))?;
+    writeln!(out, "white: {}", counts_text(&counts(review, Color::White)))?;
     Ok(())
 }
 
