@@ -582,14 +582,23 @@ mod play {
             &["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7"],
             "l8\nreview\nquit\n",
         );
-        let table = out.split("reviewing: 50 ms per position...").nth(1).expect("the review");
+        let table = out
+            .split("reviewing: 50 ms per position...")
+            .nth(1)
+            .expect("the review");
         let rows: Vec<&str> = table
             .lines()
             .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
             .collect();
         assert_eq!(rows.len(), 9, "{out}");
-        assert!(rows[8].contains("l8") && rows[8].contains("win in 1"), "{out}");
-        assert!(table.contains("\nblack: ") && table.contains("\nwhite: "), "{out}");
+        assert!(
+            rows[8].contains("l8") && rows[8].contains("win in 1"),
+            "{out}"
+        );
+        assert!(
+            table.contains("\nblack: ") && table.contains("\nwhite: "),
+            "{out}"
+        );
         assert!(
             rows.iter().any(|r| r.contains("white") && r.contains("??")),
             "one of White's moves let the four through: {out}"

@@ -586,6 +586,47 @@ async fn play_in_headless_chromium() {
     assert!(log.contains("took"), "the swap2 log: {log}");
     select(&c, "ng-opening", "free").await;
 
+    // 3d. Find a win: the solver's line on the board and in words; a move clears it.
+    select(&c, "ng-mode", "person-person").await;
+    select(&c, "ng-rule", "freestyle").await;
+    select(&c, "ng-size", "15").await;
+    import(&c, "h8 a1 i8 a3 j8 a5", 6).await;
+    click(&c, "btn-solve").await;
+    wait_js(
+        &c,
+        "the solver's answer",
+        &format!(
+            "const box = document.querySelector('[data-testid=solution]'); \
+             return {IDLE} && !box.hidden && box.dataset.solved === 'yes';"
+        ),
+    )
+    .await;
+    let first = js(
+        &c,
+        "return document.querySelector('[data-testid=solution-line] [data-step=\"1\"]').dataset.solution;",
+    )
+    .await;
+    assert!(first == json!("g8") || first == json!("k8"), "{first}");
+    let words = text(&c, "solution").await;
+    assert!(words.starts_with("Black wins by VC"), "{words}");
+    assert_eq!(
+        js(&c, "return document.querySelector('[data-testid=btn-solve]').disabled;").await,
+        Value::Bool(true),
+        "solved already"
+    );
+    js(&c, "window.scrollTo(0, 0); return true;").await;
+    save_screenshot(&c, "web-e2e-solve.png").await;
+    click_point(&c, first.as_str().unwrap()).await;
+    wait_js(
+        &c,
+        "the answer gone after the move",
+        &format!(
+            "return {MOVE_COUNT} === 7 && document.querySelector('[data-testid=solution]').hidden \
+             && !document.querySelector('[data-testid=solution-line]');"
+        ),
+    )
+    .await;
+
     // 4. A short game to a result against the engine: an open four cannot be stopped.
     select(&c, "ng-mode", "person-engine").await;
     select(&c, "ng-rule", "freestyle").await;

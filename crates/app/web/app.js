@@ -270,6 +270,7 @@
 
   function analysing() { return !!(game && game.thinking && game.thinking.purpose === 'analysis'); }
   function reviewing() { return !!(game && game.thinking && game.thinking.purpose === 'review'); }
+  function solving() { return !!(game && game.thinking && game.thinking.purpose === 'solve'); }
 
   // Looking back at an earlier position: the board shows the first `browse` moves only.
   function browsing() { return !!game && browse !== null && browse < game.moves.length; }
@@ -449,6 +450,21 @@
         svg.appendChild(g);
       }
     }
+    // a proven win: its line, numbered, the attacker's stones filled and the defender's hollow
+    const sol = game.solution;
+    if (sol && sol.solved && !browsing()) {
+      const layer = el('g', { class: 'solution', 'data-testid': 'solution-line' });
+      const other = sol.color === 'black' ? 'white' : 'black';
+      sol.line.forEach((pt, i) => {
+        const p = parsePoint(pt, n);
+        if (!p) return;
+        const g = el('g', { class: 'sol ' + (i % 2 === 0 ? sol.color : other), 'data-solution': pt, 'data-step': i + 1 });
+        g.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.36 }));
+        g.appendChild(el('text', { x: px(p.x), y: px(p.y) + 5, 'text-anchor': 'middle' }, String(i + 1)));
+        layer.appendChild(g);
+      });
+      svg.appendChild(layer);
+    }
     if (game.hint && game.hint.move && !game.thinking && !browsing()) {
       const p = parsePoint(game.hint.move, n);
       if (p) svg.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.38, class: 'hint-mark', 'data-testid': 'hint-mark', 'data-hint': game.hint.move }));
@@ -588,6 +604,8 @@
         status.textContent = t('status.opening');
       } else if (reviewing()) {
         // said above
+      } else if (solving()) {
+        status.textContent = t('status.solving', { color: colorName(game.thinking.color) });
       } else if (game.thinking && !analysing()) {
         status.textContent = game.thinking.purpose === 'hint'
           ? t('status.hint') : t('status.thinking', { color: colorName(game.thinking.color) });
@@ -770,6 +788,18 @@
     }
   }
 
+  function renderSolution() {
+    const box = $('solution');
+    const sol = game && game.solution;
+    box.hidden = !sol;
+    if (!sol) return;
+    box.dataset.solved = sol.solved ? 'yes' : 'no';
+    const secs = (sol.limit_ms / 1000).toFixed(1);
+    box.textContent = sol.solved
+      ? t('solution.found', { color: colorName(sol.color), method: sol.method.toUpperCase(), n: Math.ceil(sol.line.length / 2), line: sol.line.join(' ') })
+      : t('solution.none', { color: colorName(sol.color), task: sol.task.toUpperCase(), secs });
+  }
+
   function renderButtons() {
     const g = game;
     const over = !g || !!g.result;
@@ -786,7 +816,10 @@
     $('btn-analyze').setAttribute('aria-pressed', g && g.analyze ? 'true' : 'false');
     const busy = thinking && !['analysis', 'hint'].includes(g.thinking.purpose);
     $('btn-review').disabled = !g || !g.moves.some((m) => m.x !== null && m.x !== undefined) || opening || busy;
-    $('btn-stop').disabled = !thinking;
+    $('btn-solve').disabled = over || opening || (thinking && !['analysis', 'hint'].includes(g.thinking.purpose))
+      || (g && !!g.solution);
+    // the solver runs to its time: it cannot be stopped
+    $('btn-stop').disabled = !thinking || solving();
     $('btn-stop').textContent = t(analysing() || reviewing() ? 'stopAnalysis' : 'stop');
     $('io-download').href = g ? '/api/games/' + g.id + '/export?format=psq&download=true' : '#';
   }
@@ -799,6 +832,7 @@
     renderMoves();
     renderGraph();
     renderReview();
+    renderSolution();
     renderButtons();
   }
 
@@ -832,6 +866,9 @@
   $('btn-hint').addEventListener('click', () => act('/hint'));
   $('btn-analyze').addEventListener('click', () => act('/analyze', { on: !(game && game.analyze) }));
   $('btn-go').addEventListener('click', () => act('/go'));
+  $('btn-solve').addEventListener('click', () => {
+    if (game) act('/solve', { task: 'vct', time_ms: Math.max(1000, Math.min(game.time_ms * 2, 10000)) });
+  });
   $('btn-review').addEventListener('click', () => {
     if (game) act('/review', { time_ms: Math.max(100, Math.min(game.time_ms, 1000)) });
   });

@@ -4,7 +4,7 @@
 use super::error::ApiError;
 use super::games::{
     lock, AnalyzeRequest, GameView, MoveRequest, NewGame, ResignRequest, ReviewRequest, Settings,
-    Slot, Swap2Request,
+    Slot, SolveRequest, Swap2Request,
 };
 use super::AppState;
 use axum::body::Bytes;
@@ -158,6 +158,16 @@ pub(super) async fn review(
     state.games.get(&id)?;
     let req: ReviewRequest = parse_body(body, Some(ReviewRequest::default()))?;
     act(&state, &id, |s| s.review(&req))
+}
+
+pub(super) async fn solve(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<GameView>> {
+    state.games.get(&id)?;
+    let req: SolveRequest = parse_body(body, Some(SolveRequest::default()))?;
+    act(&state, &id, |s| s.solve(&req))
 }
 
 pub(super) async fn swap(

@@ -14,6 +14,7 @@ use crate::pbrain::swap2;
 use gomoku_engine::notation::{check_size, format_pos, parse_pos, parse_xy};
 use gomoku_engine::review::{review_game, Review, ReviewParams};
 use gomoku_engine::search::{format_score, moves_to_result, RootMove};
+use gomoku_engine::solver::{SolveLimits, SolveTask, Solver};
 use gomoku_engine::study::{Greedy, PatternEval, Searcher};
 use gomoku_engine::{
     Color, Engine, EngineConfig, Game, GameResult, Limits, Pos, Rule, SearchEvent, SearchInfo,
@@ -194,6 +195,22 @@ pub struct ReviewRequest {
 /// The time a review gives each position by default.
 pub const REVIEW_MS: u64 = 500;
 
+/// The body of `POST /api/games/{id}/solve` (optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SolveRequest {
+    /// `vcf` (fours only), `vct` (fours and threes, the default) or `win` (any proof, the
+    /// main search's included).
+    pub task: Option<String>,
+    /// Milliseconds to look for it ([`SOLVE_MS`] by default, at most [`SOLVE_MAX_MS`]).
+    pub time_ms: Option<u64>,
+}
+
+/// The time a solve takes by default.
+pub const SOLVE_MS: u64 = 2000;
+/// The longest solve (the solver cannot be stopped before its time is up).
+pub const SOLVE_MAX_MS: u64 = 30_000;
+
 /// The body of `POST /api/games/{id}/resign` (optional).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -216,6 +233,8 @@ pub enum Purpose {
     Swap2,
     /// A review of every move of the game.
     Review,
+    /// A proof of a forced win (VCF, VCT) for the side to move.
+    Solve,
 }
 
 impl Purpose {
@@ -226,6 +245,7 @@ impl Purpose {
             Purpose::Analysis => "analysis",
             Purpose::Swap2 => "swap2",
             Purpose::Review => "review",
+            Purpose::Solve => "solve",
         }
     }
 }
@@ -539,6 +559,8 @@ pub struct Slot {
     swap2_log: Vec<String>,
     /// The last review of the game, running or done.
     review: Option<ReviewState>,
+    /// The last solve, with the position it was for.
+    solution: Option<(String, SolutionView)>,
     error: Option<String>,
     version: u64,
     last_seen: Instant,
@@ -587,6 +609,8 @@ pub struct GameView {
     swap2_log: Vec<String>,
     /// The review of the game's moves: running, or done (only the moves still in the game).
     review: Option<ReviewView>,
+    /// The last solve's answer, while the position is the one it was for.
+    solution: Option<SolutionView>,
     /// Why the engine could not move, if it could not (never set by a bad request).
     engine_error: Option<String>,
 }
@@ -652,6 +676,25 @@ struct ReviewView {
     moves: Vec<review_cmd::MoveJson>,
     black: review_cmd::CountsJson,
     white: review_cmd::CountsJson,
+}
+
+/// The answer of a solve.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolutionView {
+    /// `vcf`, `vct` or `win`: what was looked for.
+    task: &'static str,
+    /// The side whose win was looked for (the side to move).
+    color: &'static str,
+    /// Whether a win was proven.
+    solved: bool,
+    /// Which search proved it: `vcf`, `vct` or `search`.
+    method: Option<&'static str>,
+    /// The winning line, attacker and defender alternating (for a VCT, one branch).
+    line: Vec<String>,
+    nodes: u64,
+    time_ms: u64,
+    /// The time it was given.
+    limit_ms: u64,
 }
 
 #[derive(Debug, Serialize)]
@@ -794,6 +837,11 @@ impl Slot {
             }),
             swap2_log: self.swap2_log.clone(),
             review: self.review_view(&board_moves),
+            solution: self
+                .solution
+                .as_ref()
+                .filter(|(position, _)| *position == self.game.board().position_string())
+                .map(|(_, v)| v.clone()),
             engine_error: self.error.clone(),
         }
     }
@@ -1156,7 +1204,7 @@ impl Slot {
                     Purpose::Hint => self.hint = Some(info),
                     Purpose::Analysis => self.analysis = Some(info),
                     // swap2 decisions and reviews end in `finish_swap2` and `finish_review`
-                    Purpose::Swap2 | Purpose::Review => {}
+                    Purpose::Swap2 | Purpose::Review | Purpose::Solve => {}
                     Purpose::Move => {
                         if !r.best_move.is_point() || self.game.play(r.best_move).is_err() {
                             self.error = Some("the engine found no move".to_string());
@@ -1654,6 +1702,99 @@ impl Slot {
         })
     }
 
+    /// Looks for a forced win of the side to move (`task`: `vcf`, `vct` or `win`) with the
+    /// solver of `gomoku solve`, for `time_ms`. The answer stays while the position does. A
+    /// running hint or analysis is stopped for it (the analysis starts again afterwards).
+    ///
+    /// # Errors
+    /// 400 for a bad task or time; 409 when the game is over, in a swap2 opening or while the
+    /// engine moves.
+    pub fn solve(&mut self, req: &SolveRequest) -> Result<(), ApiError> {
+        self.touch();
+        let task_name = req
+            .task
+            .as_deref()
+            .unwrap_or("vct")
+            .trim()
+            .to_ascii_lowercase();
+        let (task, task_name) = match task_name.as_str() {
+            "vcf" => (SolveTask::Vcf, "vcf"),
+            "vct" => (SolveTask::Vct, "vct"),
+            "win" => (SolveTask::Win, "win"),
+            _ => {
+                return Err(ApiError::bad_request(
+                    "bad_task",
+                    format!(
+                        "task '{}': expected vcf, vct or win",
+                        crate::pbrain::command::excerpt(&task_name)
+                    ),
+                ))
+            }
+        };
+        let time_ms = check_time(req.time_ms.unwrap_or(SOLVE_MS))?;
+        if time_ms > SOLVE_MAX_MS {
+            return Err(ApiError::bad_request(
+                "bad_settings",
+                format!("time_ms {time_ms}: a solve takes at most {SOLVE_MAX_MS} ms"),
+            ));
+        }
+        self.refuse_if_over()?;
+        self.refuse_in_opening("solving")?;
+        self.refuse_if_thinking()?;
+        if self.game.board().is_full() {
+            return Err(ApiError::conflict("board_full", "the board is full"));
+        }
+        self.cancel_job();
+        self.hint = None;
+        let board = self.game.board().clone();
+        let color = board.to_move();
+        let position = board.position_string();
+        let size = self.size();
+        self.spawn_job(
+            Purpose::Solve,
+            move |_, _| {
+                let r = Solver::new().solve(
+                    &board,
+                    task,
+                    SolveLimits {
+                        time_ms: Some(time_ms),
+                        ..SolveLimits::default()
+                    },
+                );
+                let view = SolutionView {
+                    task: task_name,
+                    color: color.name(),
+                    solved: r.solved(),
+                    method: r.method.map(|m| m.name()),
+                    line: r.line.iter().map(|&p| format_pos(p, size)).collect(),
+                    nodes: r.nodes,
+                    time_ms: r.elapsed_ms,
+                    limit_ms: time_ms,
+                };
+                (position, view)
+            },
+            Slot::finish_solve,
+        )?;
+        self.changed();
+        Ok(())
+    }
+
+    /// Takes the answer of solve `job` (ignored if it was cancelled meanwhile).
+    fn finish_solve(&mut self, job: u64, result: Option<(String, SolutionView)>) {
+        if self.job.take_if(|j| j.id == job).is_none() {
+            return;
+        }
+        match result {
+            Some(r) => self.solution = Some(r),
+            None => self.error = Some("the solver failed on this position".to_string()),
+        }
+        self.changed();
+        self.maybe_start_engine();
+        if self.job.is_some() {
+            self.changed();
+        }
+    }
+
     /// Exchanges who plays Black and who plays White; the engine starts if it is now to move.
     ///
     /// # Errors
@@ -1964,6 +2105,7 @@ impl Games {
                 opening_plies: 0,
                 swap2_log: Vec::new(),
                 review: None,
+                solution: None,
                 error: None,
                 version: 0,
                 last_seen: Instant::now(),
@@ -2100,6 +2242,7 @@ mod tests {
         Resign,
         Analyze(bool),
         Review,
+        Solve,
         Choice(u8),
         Level(u8),
         Wait(u8),
@@ -2118,6 +2261,7 @@ mod tests {
             1 => Just(Action::Resign),
             3 => any::<bool>().prop_map(Action::Analyze),
             1 => Just(Action::Review),
+            1 => Just(Action::Solve),
             2 => (0u8..3).prop_map(Action::Choice),
             1 => (0u8..5).prop_map(Action::Level),
             2 => (0u8..30).prop_map(Action::Wait),
@@ -2173,6 +2317,13 @@ mod tests {
             }
         } else {
             assert!(!reviewing, "a running review is shown");
+        }
+        if let Some(sol) = &v.solution {
+            assert_eq!(sol.color, v.to_move, "the answer is for the side to move");
+            assert_eq!(sol.solved, !sol.line.is_empty());
+            if let Some(first) = sol.line.first() {
+                assert!(!taken.contains(&first.as_str()), "{first} is occupied");
+            }
         }
         if let Some(o) = &v.opening {
             let ply = v.moves.len();
@@ -2248,6 +2399,7 @@ mod tests {
                     Action::Resign => s.resign(&ResignRequest::default()),
                     Action::Analyze(on) => s.analyze(&AnalyzeRequest { on }),
                     Action::Review => s.review(&ReviewRequest { time_ms: Some(10) }),
+                    Action::Solve => s.solve(&SolveRequest { task: None, time_ms: Some(10) }),
                     Action::Choice(c) => s.swap2_choice(&Swap2Request {
                         choice: [Choice::Black, Choice::White, Choice::More][usize::from(c)],
                     }),

@@ -75,6 +75,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/analyze", post(api::analyze))
         .route("/api/games/{id}/swap2", post(api::swap2))
         .route("/api/games/{id}/review", post(api::review))
+        .route("/api/games/{id}/solve", post(api::solve))
         .route("/api/games/{id}/settings", post(api::settings))
         .route("/api/games/{id}/export", get(api::export))
         .route("/api/games/{id}/events", get(sse::events))
