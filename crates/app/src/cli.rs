@@ -43,6 +43,17 @@ pub enum Command {
     Review(crate::commands::review::Args),
 }
 
+/// The rule and board size flags of the commands that take a position.
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct BoardArgs {
+    /// Rule: freestyle, standard, renju, caro5 or caro6.
+    #[arg(long, default_value = "freestyle", value_parser = parse_rule)]
+    pub rule: Rule,
+    /// Board size (5 to 22).
+    #[arg(long, default_value_t = 15, value_parser = parse_size)]
+    pub size: usize,
+}
+
 /// Parses a rule name for clap.
 pub fn parse_rule(s: &str) -> Result<Rule, String> {
     s.parse::<Rule>().map_err(|e| e.to_string())

@@ -610,7 +610,11 @@ async fn play_in_headless_chromium() {
     let words = text(&c, "solution").await;
     assert!(words.starts_with("Black wins by VC"), "{words}");
     assert_eq!(
-        js(&c, "return document.querySelector('[data-testid=btn-solve]').disabled;").await,
+        js(
+            &c,
+            "return document.querySelector('[data-testid=btn-solve]').disabled;"
+        )
+        .await,
         Value::Bool(true),
         "solved already"
     );

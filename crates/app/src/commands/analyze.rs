@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 use gomoku_engine::notation::{format_moves, format_pos};
 use gomoku_engine::search::{format_score, RootMove, ValueBound};
 use gomoku_engine::study::{Minimax, SearchKind, Searcher};
-use gomoku_engine::{Board, Limits, Pos, Rule, SearchEvent, SearchOptions, SearchResult};
+use gomoku_engine::{Board, Limits, Pos, SearchEvent, SearchOptions, SearchResult};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 
@@ -17,12 +17,9 @@ const MINIMAX_MAX_DEPTH: i32 = 5;
 /// Arguments of `gomoku analyze`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rule: freestyle, standard, renju, caro5 or caro6.
-    #[arg(long, default_value = "freestyle", value_parser = crate::cli::parse_rule)]
-    pub rule: Rule,
-    /// Board size (5 to 22).
-    #[arg(long, default_value_t = 15, value_parser = crate::cli::parse_size)]
-    pub size: usize,
+    /// Rule and board size.
+    #[command(flatten)]
+    pub board: crate::cli::BoardArgs,
     /// Search to this nominal depth (default 4, minimax 3, when no --time-ms is given).
     #[arg(long)]
     pub depth: Option<i32>,
@@ -204,7 +201,7 @@ fn ratio(a: u64, b: u64) -> Option<f64> {
 /// # Errors
 /// Bad moves, a finished game, a full board, impossible flag combinations.
 pub fn run(args: &Args) -> Result<()> {
-    let game = searchable_position(args.size, args.rule, &args.moves, args.diagram)?;
+    let game = searchable_position(args.board.size, args.board.rule, &args.moves, args.diagram)?;
     let board = game.board();
     if args.threads == 0 {
         bail!("--threads must be at least 1");

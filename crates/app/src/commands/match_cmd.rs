@@ -7,7 +7,6 @@ use crate::arena::{
     average_move_ms, load_openings, run_match, tally, GameRecord, MatchConfig, Opening, Outcome,
 };
 use anyhow::{bail, Context, Result};
-use gomoku_engine::Rule;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::io::Write;
@@ -28,12 +27,9 @@ pub struct Args {
     /// The second player.
     #[arg(long, value_name = "PLAYER")]
     pub p2: PlayerSpec,
-    /// Rule: freestyle, standard, renju, caro5 or caro6.
-    #[arg(long, default_value = "freestyle", value_parser = crate::cli::parse_rule)]
-    pub rule: Rule,
-    /// Board size (5 to 22).
-    #[arg(long, default_value_t = 15, value_parser = crate::cli::parse_size)]
-    pub size: usize,
+    /// Rule and board size.
+    #[command(flatten)]
+    pub board: crate::cli::BoardArgs,
     /// Openings file in the common position format (each opening is played with both colours);
     /// without one, games start from the empty board.
     #[arg(long)]
@@ -235,8 +231,8 @@ pub fn run(args: &Args) -> Result<()> {
     let mut openings: Vec<Opening> = match &args.openings {
         Some(path) => load_openings(
             path,
-            args.size,
-            args.rule,
+            args.board.size,
+            args.board.rule,
             args.any_opening_rule,
             args.opening_set.as_deref(),
         )?,
@@ -274,8 +270,8 @@ pub fn run(args: &Args) -> Result<()> {
         None => None,
     };
     let cfg = MatchConfig {
-        size: args.size,
-        rule: args.rule,
+        size: args.board.size,
+        rule: args.board.rule,
         time: TimeControl {
             move_ms: args.time_ms,
             game_ms: args.game_time_ms,
@@ -292,9 +288,9 @@ pub fn run(args: &Args) -> Result<()> {
     let d2 = players[1].describe(args.time_ms);
     let header = format!(
         "match: {d1} vs {d2}, {} {}x{}, {} games{}",
-        args.rule,
-        args.size,
-        args.size,
+        args.board.rule,
+        args.board.size,
+        args.board.size,
         games,
         if cfg.swap2 {
             " opened with swap2".to_string()
@@ -350,12 +346,16 @@ pub fn run(args: &Args) -> Result<()> {
     for g in &records {
         if let Some(dir) = &args.psq_dir {
             let path = dir.join(format!("game-{:03}.psq", g.number));
-            std::fs::write(&path, g.to_psq(args.size))
+            std::fs::write(&path, g.to_psq(args.board.size))
                 .with_context(|| format!("writing {}", path.display()))?;
         }
         if let Some(f) = positions_file.as_mut() {
-            writeln!(f, "{}", g.to_position_line(args.size, args.rule))
-                .context("writing the positions file")?;
+            writeln!(
+                f,
+                "{}",
+                g.to_position_line(args.board.size, args.board.rule)
+            )
+            .context("writing the positions file")?;
         }
     }
     let t = tally(&records);
@@ -383,8 +383,8 @@ pub fn run(args: &Args) -> Result<()> {
         let out = MatchJson {
             p1: players[0].name.clone(),
             p2: players[1].name.clone(),
-            rule: args.rule.name(),
-            size: args.size,
+            rule: args.board.rule.name(),
+            size: args.board.size,
             games: records.len(),
             wins: t.wins,
             losses: t.losses,

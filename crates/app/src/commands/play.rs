@@ -14,12 +14,9 @@ use std::sync::atomic::AtomicBool;
 /// Arguments of `gomoku play`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rule: freestyle, standard, renju, caro5 or caro6.
-    #[arg(long, default_value = "freestyle", value_parser = crate::cli::parse_rule)]
-    pub rule: Rule,
-    /// Board size (5 to 22).
-    #[arg(long, default_value_t = 15, value_parser = crate::cli::parse_size)]
-    pub size: usize,
+    /// Rule and board size.
+    #[command(flatten)]
+    pub board: crate::cli::BoardArgs,
     /// The colour you play: black (moves first) or white.
     #[arg(long, default_value = "black", value_parser = parse_color)]
     pub color: Color,
@@ -171,7 +168,7 @@ pub fn run(args: &Args) -> Result<()> {
             bail!("--depth must be at least 1");
         }
     }
-    let mut game = load_position(args.size, args.rule, &args.moves, false)?;
+    let mut game = load_position(args.board.size, args.board.rule, &args.moves, false)?;
     let start_len = game.board().moves().len();
     let initial = game.clone();
     let (_, searcher) = args.components.build(args.hash_mb, 1, &[])?;
@@ -184,7 +181,7 @@ pub fn run(args: &Args) -> Result<()> {
         },
     };
     let human = args.color;
-    let size = args.size;
+    let size = args.board.size;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
@@ -192,7 +189,7 @@ pub fn run(args: &Args) -> Result<()> {
     writeln!(
         out,
         "gomoku play: {} {size}x{size}, you are {human}, the engine is {} ({} ms per move)",
-        args.rule,
+        args.board.rule,
         engine.searcher.name(),
         args.time_ms
     )?;

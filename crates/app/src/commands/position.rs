@@ -9,12 +9,9 @@ use serde::Serialize;
 /// Arguments of `gomoku position`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rule: freestyle, standard, renju, caro5 or caro6.
-    #[arg(long, default_value = "freestyle", value_parser = crate::cli::parse_rule)]
-    pub rule: Rule,
-    /// Board size (5 to 22).
-    #[arg(long, default_value_t = 15, value_parser = crate::cli::parse_size)]
-    pub size: usize,
+    /// Rule and board size.
+    #[command(flatten)]
+    pub board: crate::cli::BoardArgs,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -58,7 +55,7 @@ pub struct ForbiddenJson {
 /// # Errors
 /// The first bad token, with the reason.
 pub fn build_game(args: &Args) -> Result<Game> {
-    crate::study::load_position(args.size, args.rule, &args.moves, args.diagram)
+    crate::study::load_position(args.board.size, args.board.rule, &args.moves, args.diagram)
 }
 
 fn result_json(size: usize, r: Option<&GameResult>) -> serde_json::Value {

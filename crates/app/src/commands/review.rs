@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use gomoku_engine::notation::{format_moves, format_pos};
 use gomoku_engine::review::{review_game, MoveReview, Review, ReviewParams, Verdict};
 use gomoku_engine::search::format_score;
-use gomoku_engine::{Color, Engine, EngineConfig, Game, Limits, Rule};
+use gomoku_engine::{Color, Engine, EngineConfig, Game, Limits};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use std::io::{IsTerminal as _, Write};
@@ -14,12 +14,9 @@ use std::sync::atomic::AtomicBool;
 /// Arguments of `gomoku review`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rule: freestyle, standard, renju, caro5 or caro6.
-    #[arg(long, default_value = "freestyle", value_parser = crate::cli::parse_rule)]
-    pub rule: Rule,
-    /// Board size (5 to 22; a `.psq` record gives its own).
-    #[arg(long, default_value_t = 15, value_parser = crate::cli::parse_size)]
-    pub size: usize,
+    /// Rule and board size.
+    #[command(flatten)]
+    pub board: crate::cli::BoardArgs,
     /// Time for each position in milliseconds.
     #[arg(long, default_value_t = 500)]
     pub time_ms: u64,
@@ -32,7 +29,8 @@ pub struct Args {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
-    /// Read the game from a Piskvork `.psq` record instead of the moves.
+    /// Read the game from a Piskvork `.psq` record instead of the moves (the record gives the
+    /// board size).
     #[arg(long, value_name = "FILE")]
     pub psq: Option<String>,
     /// Print one JSON object instead of the table.
@@ -86,14 +84,14 @@ struct ReviewJson {
 /// Reads the game to review from the arguments.
 fn load_game(args: &Args) -> Result<Game> {
     let Some(file) = &args.psq else {
-        return crate::study::load_position(args.size, args.rule, &args.moves, false);
+        return crate::study::load_position(args.board.size, args.board.rule, &args.moves, false);
     };
     if !args.moves.is_empty() {
         bail!("give either --psq or moves, not both");
     }
     let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
     let rec = crate::web::psq::parse(&text).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
-    let mut game = Game::new(rec.size, args.rule)?;
+    let mut game = Game::new(rec.size, args.board.rule)?;
     for (k, &(p, _)) in rec.moves.iter().enumerate() {
         game.play(p)
             .map_err(|e| anyhow::anyhow!("{file}: move {}: {e}", k + 1))?;

@@ -3,19 +3,16 @@
 use anyhow::{bail, Result};
 use gomoku_engine::notation::{format_moves, format_pos};
 use gomoku_engine::search::format_score;
-use gomoku_engine::{Limits, Rule, SearchEvent, SearchOptions};
+use gomoku_engine::{Limits, SearchEvent, SearchOptions};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 
 /// Arguments of `gomoku think`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rule: freestyle, standard, renju, caro5 or caro6.
-    #[arg(long, default_value = "freestyle", value_parser = crate::cli::parse_rule)]
-    pub rule: Rule,
-    /// Board size (5 to 22).
-    #[arg(long, default_value_t = 15, value_parser = crate::cli::parse_size)]
-    pub size: usize,
+    /// Rule and board size.
+    #[command(flatten)]
+    pub board: crate::cli::BoardArgs,
     /// Time for the move in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub time_ms: u64,
@@ -81,7 +78,12 @@ struct ThinkJson {
 /// # Errors
 /// Bad moves, a finished game or a full board.
 pub fn run(args: &Args) -> Result<()> {
-    let game = crate::study::searchable_position(args.size, args.rule, &args.moves, args.diagram)?;
+    let game = crate::study::searchable_position(
+        args.board.size,
+        args.board.rule,
+        &args.moves,
+        args.diagram,
+    )?;
     let board = game.board();
     if args.threads == 0 {
         bail!("--threads must be at least 1");
