@@ -66,6 +66,20 @@ async fn wait_for(app: &Router, id: &str, what: &str, done: impl Fn(&Value) -> b
     }
 }
 
+/// A game of engine against engine at 2 s a move, once the engine is thinking.
+async fn engine_moving(app: &Router) -> String {
+    let (id, _) = new_game(
+        app,
+        json!({"black": "engine", "white": "engine", "time_ms": 2000}),
+    )
+    .await;
+    wait_for(app, &id, "the engine thinking", |v| {
+        v["thinking"]["purpose"] == "move"
+    })
+    .await;
+    id
+}
+
 fn moves(v: &Value) -> Vec<String> {
     v["moves"]
         .as_array()
@@ -1713,16 +1727,8 @@ mod review {
         assert_error(s, &e, StatusCode::BAD_REQUEST, "malformed_json");
         let (_, v) = get(&app, &format!("/api/games/{id}")).await;
         assert!(v["review"].is_null() && v["thinking"].is_null(), "{v}");
-        // not while the engine moves, not in a swap2 opening, not for a game that is gone
-        let (id, _) = new_game(
-            &app,
-            json!({"black": "engine", "white": "engine", "time_ms": 2000}),
-        )
-        .await;
-        wait_for(&app, &id, "the engine thinking", |v| {
-            v["thinking"]["purpose"] == "move"
-        })
-        .await;
+        // not while the engine moves, not in a swap2 opening (an unknown game: see `games`)
+        let id = engine_moving(&app).await;
         let (s, e) = post(&app, &format!("/api/games/{id}/review"), json!({})).await;
         assert_error(s, &e, StatusCode::CONFLICT, "engine_thinking");
         let (id, _) = new_game(&app, json!({"opening": "swap2"})).await;
@@ -1848,15 +1854,7 @@ mod solve {
         let (_, v) = post(&app, &format!("/api/games/{id}/redo"), json!({})).await;
         assert_eq!(v["solution"]["color"], "white", "{v}");
         // not while the engine moves
-        let (id, _) = new_game(
-            &app,
-            json!({"black": "engine", "white": "engine", "time_ms": 2000}),
-        )
-        .await;
-        wait_for(&app, &id, "the engine thinking", |v| {
-            v["thinking"]["purpose"] == "move"
-        })
-        .await;
+        let id = engine_moving(&app).await;
         let (s, e) = post(&app, &format!("/api/games/{id}/solve"), json!({})).await;
         assert_error(s, &e, StatusCode::CONFLICT, "engine_thinking");
     }
