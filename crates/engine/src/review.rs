@@ -211,6 +211,19 @@ pub fn judge(
     (loss, verdict)
 }
 
+/// Whether `game` has a move to judge (passes are not judged).
+#[must_use]
+pub fn has_moves(game: &Game) -> bool {
+    game.board().moves().iter().any(|p| p.is_point())
+}
+
+/// How many positions [`review_game`] searches: one per move, and the position after the
+/// last move unless the game is over.
+#[must_use]
+pub fn positions(game: &Game) -> usize {
+    game.board().moves().len() + usize::from(game.result().is_none())
+}
+
 /// Reviews every move of `game` (its moves so far; undone moves are not part of it), searching
 /// each position with `limits`. Stops early when `stop` becomes true, with the moves reviewed
 /// until then. The engine's table is used and kept as it is (clear it first for a review that
@@ -225,8 +238,7 @@ pub fn review_game(
 ) -> Review {
     let moves: Vec<Pos> = game.board().moves().to_vec();
     let n = moves.len();
-    // the position after the last move needs a search unless the game is over
-    let total = n + usize::from(game.result().is_none());
+    let total = positions(game);
     let mut after: Option<(Score, Vec<Pos>)> = game
         .result()
         .map(|r| (final_score(r, game.board().to_move()), Vec::new()));
@@ -478,6 +490,11 @@ mod tests {
 
     #[test]
     fn an_empty_game_searches_one_position_and_judges_nothing() {
+        let game = Game::from_position(15, Rule::Freestyle, "--").unwrap();
+        assert!(!has_moves(&game));
+        assert!(has_moves(
+            &Game::from_position(15, Rule::Freestyle, "-- h8").unwrap()
+        ));
         let r = review(Rule::Freestyle, "", 2);
         assert!(r.complete);
         assert!(r.moves.is_empty());

@@ -129,7 +129,7 @@ impl Opponent {
 /// Judges every move of the game with the engine (at most 1 s a position, whatever player the
 /// game is against) and prints the table of `gomoku review`.
 fn review(game: &Game, args: &Args, out: &mut impl Write) -> Result<()> {
-    if game.board().moves().iter().all(|p| p.is_pass()) {
+    if !gomoku_engine::review::has_moves(game) {
         writeln!(out, "no moves to review yet")?;
         return Ok(());
     }

@@ -167,7 +167,7 @@ pub fn run(args: &Args) -> Result<()> {
     let game = load_game(args)?;
     let board = game.board();
     let size = board.size();
-    if board.moves().iter().all(|p| p.is_pass()) {
+    if !gomoku_engine::review::has_moves(&game) {
         bail!("the game has no moves to review");
     }
     let mut engine = Engine::new(EngineConfig {

@@ -1574,7 +1574,7 @@ impl Slot {
         let time_ms = check_time(req.time_ms.unwrap_or(REVIEW_MS))?;
         self.refuse_in_opening("a review")?;
         self.refuse_if_thinking()?;
-        if self.game.board().moves().iter().all(|p| p.is_pass()) {
+        if !gomoku_engine::review::has_moves(&self.game) {
             return Err(ApiError::conflict(
                 "nothing_to_review",
                 "the game has no moves to review",
@@ -1614,7 +1614,7 @@ impl Slot {
             Slot::finish_review,
         )?;
         let moves = self.game.board().moves().to_vec();
-        let total = moves.len() + usize::from(!self.game.is_over());
+        let total = gomoku_engine::review::positions(&self.game);
         self.review = Some(ReviewState {
             moves,
             time_ms,
