@@ -1858,4 +1858,45 @@ mod solve {
         let (s, e) = post(&app, &format!("/api/games/{id}/solve"), json!({})).await;
         assert_error(s, &e, StatusCode::CONFLICT, "engine_thinking");
     }
+
+    #[tokio::test]
+    async fn stop_ends_a_solve_early_and_it_can_be_asked_again() {
+        let (app, _) = router();
+        // a quiet position: nothing to prove, so the solver would use all of its 30 s
+        let (id, _) = new_game(
+            &app,
+            json!({"black": "person", "white": "person", "position": "h8 h7 j6 i7 f7 g7"}),
+        )
+        .await;
+        let asked = std::time::Instant::now();
+        let (s, v) = post(
+            &app,
+            &format!("/api/games/{id}/solve"),
+            json!({"task": "win", "time_ms": 30_000}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        let (s, v) = post(&app, &format!("/api/games/{id}/stop"), json!({})).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let v = solved(&app, &id).await;
+        let sol = &v["solution"];
+        assert_eq!(sol["stopped"], true, "{v}");
+        assert_eq!(sol["solved"], false, "{v}");
+        assert_eq!(sol["limit_ms"], 30_000);
+        // a generous bound: only a solve that ignored the stop runs its 30 s
+        assert!(asked.elapsed().as_secs() < 20, "{v}");
+        assert!(sol["time_ms"].as_u64().unwrap() < 20_000, "{v}");
+        // the same position may be asked again, and that answer runs to its time
+        let (s, v) = post(
+            &app,
+            &format!("/api/games/{id}/solve"),
+            json!({"task": "vcf", "time_ms": 200}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        let v = solved(&app, &id).await;
+        assert_eq!(v["solution"]["stopped"], false, "{v}");
+        assert_eq!(v["solution"]["task"], "vcf", "{v}");
+    }
 }

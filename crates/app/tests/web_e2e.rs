@@ -630,6 +630,39 @@ async fn play_in_headless_chromium() {
         ),
     )
     .await;
+    // a solve of a quiet position (10 s: twice the 5 s per move) ends at Stop, and may be
+    // asked again
+    select(&c, "ng-time", "5000").await;
+    import(&c, "h8 h7 j6 i7 f7 g7", 6).await;
+    click(&c, "btn-solve").await;
+    wait_js(
+        &c,
+        "the solve under way",
+        "return !document.querySelector('[data-testid=btn-stop]').disabled;",
+    )
+    .await;
+    click(&c, "btn-stop").await;
+    wait_js(
+        &c,
+        "the stopped solve",
+        &format!(
+            "const box = document.querySelector('[data-testid=solution]'); \
+             return {IDLE} && !box.hidden && box.dataset.stopped === 'yes';"
+        ),
+    )
+    .await;
+    let words = text(&c, "solution").await;
+    assert!(words.starts_with("Stopped after"), "{words}");
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelector('[data-testid=btn-solve]').disabled;"
+        )
+        .await,
+        Value::Bool(false),
+        "a stopped solve may be asked again"
+    );
+    select(&c, "ng-time", "1000").await;
 
     // 4. A short game to a result against the engine: an open four cannot be stopped.
     select(&c, "ng-mode", "person-engine").await;

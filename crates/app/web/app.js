@@ -794,10 +794,12 @@
     box.hidden = !sol;
     if (!sol) return;
     box.dataset.solved = sol.solved ? 'yes' : 'no';
-    const secs = (sol.limit_ms / 1000).toFixed(1);
+    box.dataset.stopped = sol.stopped ? 'yes' : 'no';
+    const secs = ((sol.stopped ? sol.time_ms : sol.limit_ms) / 1000).toFixed(1);
+    const none = sol.stopped ? 'solution.stopped' : 'solution.none';
     box.textContent = sol.solved
       ? t('solution.found', { color: colorName(sol.color), method: sol.method.toUpperCase(), n: Math.ceil(sol.line.length / 2), line: sol.line.join(' ') })
-      : t('solution.none', { color: colorName(sol.color), task: sol.task.toUpperCase(), secs });
+      : t(none, { color: colorName(sol.color), task: sol.task.toUpperCase(), secs });
   }
 
   function renderButtons() {
@@ -816,11 +818,11 @@
     $('btn-analyze').setAttribute('aria-pressed', g && g.analyze ? 'true' : 'false');
     const busy = thinking && !['analysis', 'hint'].includes(g.thinking.purpose);
     $('btn-review').disabled = !g || !g.moves.some((m) => m.x !== null && m.x !== undefined) || opening || busy;
+    // a stopped solve may be asked again
     $('btn-solve').disabled = over || opening || (thinking && !['analysis', 'hint'].includes(g.thinking.purpose))
-      || (g && !!g.solution);
-    // the solver runs to its time: it cannot be stopped
-    $('btn-stop').disabled = !thinking || solving();
-    $('btn-stop').textContent = t(analysing() || reviewing() ? 'stopAnalysis' : 'stop');
+      || (g && !!g.solution && !g.solution.stopped);
+    $('btn-stop').disabled = !thinking;
+    $('btn-stop').textContent = t(analysing() || reviewing() || solving() ? 'stopAnalysis' : 'stop');
     $('io-download').href = g ? '/api/games/' + g.id + '/export?format=psq&download=true' : '#';
   }
 

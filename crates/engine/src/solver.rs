@@ -153,6 +153,18 @@ impl Solver {
 
     /// Tries to prove a win of `task`'s kind for the side to move of `board`.
     pub fn solve(&mut self, board: &Board, task: SolveTask, limits: SolveLimits) -> SolveResult {
+        self.solve_stoppable(board, task, limits, &AtomicBool::new(false))
+    }
+
+    /// [`Solver::solve`] that gives up within a few milliseconds of `stop` becoming true, with
+    /// what it has proven by then (usually nothing).
+    pub fn solve_stoppable(
+        &mut self,
+        board: &Board,
+        task: SolveTask,
+        limits: SolveLimits,
+        stop: &AtomicBool,
+    ) -> SolveResult {
         // set up once, before the clock starts (the table's allocation is not this position's)
         if task != SolveTask::Vcf {
             // a fresh table for this position (clearing it takes a few milliseconds)
@@ -178,7 +190,7 @@ impl Solver {
         let vcf = self
             .threats
             .vcf
-            .search_timed(&mut b, VCF_MAX_FOURS, vcf_nodes, vcf_ms);
+            .search_stoppable(&mut b, VCF_MAX_FOURS, vcf_nodes, vcf_ms, stop);
         let mut nodes = self.threats.vcf.nodes();
         if let Some(line) = vcf {
             return SolveResult {
@@ -192,7 +204,7 @@ impl Solver {
             let left = limits
                 .time_ms
                 .map(|t| t.saturating_sub(start.elapsed().as_millis() as u64));
-            let (line, method, n) = self.vct_and_search(board, &mut b, left, limits.nodes);
+            let (line, method, n) = self.vct_and_search(board, &mut b, left, limits.nodes, stop);
             return SolveResult {
                 line,
                 method,
@@ -204,17 +216,18 @@ impl Solver {
             let left = limits
                 .time_ms
                 .map(|t| t.saturating_sub(start.elapsed().as_millis() as u64));
-            if left != Some(0) {
+            if left != Some(0) && !stop.load(Ordering::Relaxed) {
                 // half of what is left: the main search proves wins the VCT does not reach
                 // (over renju-vct.txt at 1 s, alone it proves 173 and the VCT alone 178, with
                 // 10 of its wins outside the VCT's), and the halves solved the most
-                let res = self.threats.vct().search(
+                let res = self.threats.vct().search_stoppable(
                     &mut b,
                     VctLimits {
                         max_depth: 40,
                         max_nodes: limits.nodes.unwrap_or(u64::MAX),
                         max_ms: left.map(|t| t / 2),
                     },
+                    stop,
                 );
                 nodes += res.nodes;
                 if let Some(line) = res.line {
@@ -232,9 +245,8 @@ impl Solver {
             let left = limits
                 .time_ms
                 .map(|t| t.saturating_sub(start.elapsed().as_millis() as u64));
-            if left != Some(0) {
+            if left != Some(0) && !stop.load(Ordering::Relaxed) {
                 let engine = self.engine.get_or_insert_with(new_engine);
-                let stop = AtomicBool::new(false);
                 let res = engine.search(
                     board,
                     &Limits {
@@ -246,7 +258,7 @@ impl Solver {
                     },
                     // the VCT has had its turn: the search does not repeat it
                     &search_options(),
-                    &stop,
+                    stop,
                     &mut |_| {},
                 );
                 nodes += res.stats.nodes;
@@ -271,16 +283,17 @@ impl Solver {
 
 impl Solver {
     /// The VCT on this thread and the main search on another, both for `left` milliseconds;
-    /// the first to prove a win stops the other. The line, the method that proved it (a VCT
-    /// line is preferred), and the nodes of both.
+    /// the first to prove a win stops the other, and `stop` both. The line, the method that
+    /// proved it (a VCT line is preferred), and the nodes of both.
     fn vct_and_search(
         &mut self,
         board: &Board,
         b: &mut Board,
         left: Option<u64>,
         nodes: Option<u64>,
+        stop: &AtomicBool,
     ) -> (Vec<Pos>, Option<SolveMethod>, u64) {
-        if left == Some(0) {
+        if left == Some(0) || stop.load(Ordering::Relaxed) {
             return (Vec::new(), None, 0);
         }
         let engine: &mut Engine = self.engine.get_or_insert_with(new_engine);
@@ -288,7 +301,19 @@ impl Solver {
         let stop_vct = AtomicBool::new(false);
         let stop_search = AtomicBool::new(false);
         let start = Instant::now();
+        let finished = AtomicBool::new(false);
         let (v, r) = std::thread::scope(|s| {
+            // passes `stop` on to both searches
+            s.spawn(|| {
+                while !finished.load(Ordering::Relaxed) {
+                    if stop.load(Ordering::Relaxed) {
+                        stop_vct.store(true, Ordering::Relaxed);
+                        stop_search.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+            });
             let searcher = s.spawn(|| {
                 engine.search(
                     board,
@@ -340,6 +365,7 @@ impl Solver {
                 }
             }
             let r = searcher.join().ok();
+            finished.store(true, Ordering::Relaxed);
             (v, r)
         });
         let n = v.nodes + r.as_ref().map_or(0, |r| r.stats.nodes);
@@ -392,5 +418,37 @@ mod tests {
             },
         );
         assert!(!r.solved(), "{r:?}");
+    }
+
+    #[test]
+    fn a_stopped_solve_ends_long_before_its_time() {
+        let quiet = board(Rule::Freestyle, "h8 h7 j6 i7 f7 g7");
+        let mut s = Solver::new();
+        for concurrent in [false, true] {
+            let limits = SolveLimits {
+                time_ms: Some(120_000),
+                nodes: None,
+                concurrent,
+            };
+            let stop = AtomicBool::new(false);
+            let start = Instant::now();
+            let r = std::thread::scope(|scope| {
+                scope.spawn(|| {
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    stop.store(true, Ordering::Relaxed);
+                });
+                s.solve_stoppable(&quiet, SolveTask::Win, limits, &stop)
+            });
+            // 2 minutes were allowed; the stop came after 0.2 s (a generous bound, not a speed
+            // figure: only a solver that ignores the flag runs this long)
+            assert!(
+                start.elapsed().as_secs() < 30,
+                "concurrent {concurrent}: {r:?}"
+            );
+            assert!(!r.solved(), "{r:?}");
+            // stopped before it starts: nothing is searched beyond the first VCF nodes
+            let r = s.solve_stoppable(&quiet, SolveTask::Vct, limits, &stop);
+            assert!(!r.solved() && r.elapsed_ms < 30_000, "{r:?}");
+        }
     }
 }

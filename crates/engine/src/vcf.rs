@@ -10,6 +10,10 @@ use crate::board::Board;
 use crate::pattern::Pattern4;
 use crate::search::movegen::{gen_fours, own_class, ScoredMove};
 use crate::types::{Color, Dir, Pos, Rule};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The stop flag of the searches that have none.
+static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// Outcome statistics of one VCF search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -156,13 +160,26 @@ impl VcfSearcher {
         node_limit: u64,
         max_ms: Option<u64>,
     ) -> Option<Vec<Pos>> {
+        self.search_stoppable(board, max_fours, node_limit, max_ms, &NEVER)
+    }
+
+    /// [`VcfSearcher::search_timed`] that also gives up soon after `stop` becomes true (it is
+    /// read with the clock, every 1024 nodes).
+    pub fn search_stoppable(
+        &mut self,
+        board: &mut Board,
+        max_fours: i32,
+        node_limit: u64,
+        max_ms: Option<u64>,
+        stop: &AtomicBool,
+    ) -> Option<Vec<Pos>> {
         self.nodes = 0;
         self.node_limit = node_limit;
         self.aborted = false;
         self.deadline =
             max_ms.map(|ms| std::time::Instant::now() + std::time::Duration::from_millis(ms));
         self.line.clear();
-        if self.attack(board, max_fours, 0) {
+        if self.attack(board, max_fours, 0, stop) {
             Some(self.line.clone())
         } else {
             None
@@ -188,14 +205,15 @@ impl VcfSearcher {
     }
 
     /// Attacker (the side to move) to play. `ply` indexes the move lists.
-    fn attack(&mut self, b: &mut Board, depth: i32, ply: usize) -> bool {
+    fn attack(&mut self, b: &mut Board, depth: i32, ply: usize, stop: &AtomicBool) -> bool {
         self.nodes += 1;
         if self.nodes > self.node_limit {
             self.aborted = true;
         } else if self.nodes % 1024 == 0
-            && self
-                .deadline
-                .is_some_and(|d| std::time::Instant::now() >= d)
+            && (stop.load(Ordering::Relaxed)
+                || self
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d))
         {
             self.aborted = true;
             self.node_limit = self.nodes;
@@ -223,7 +241,7 @@ impl VcfSearcher {
             if !(Pattern4::Block4..Pattern4::Five).contains(&class) {
                 return false;
             }
-            return self.try_four(b, blk, depth, ply);
+            return self.try_four(b, blk, depth, ply, stop);
         }
         if b.threat_count(att, Pattern4::Flex4) > 0 {
             let mut found = Pos::NONE;
@@ -278,7 +296,7 @@ impl VcfSearcher {
         });
         let mut won = false;
         for m in list.iter() {
-            if self.try_four(b, m.pos, depth, ply) {
+            if self.try_four(b, m.pos, depth, ply, stop) {
                 won = true;
                 break;
             }
@@ -294,7 +312,14 @@ impl VcfSearcher {
     }
 
     /// Plays the attacker's four `m` and the forced block; true if the attack then wins.
-    fn try_four(&mut self, b: &mut Board, m: Pos, depth: i32, ply: usize) -> bool {
+    fn try_four(
+        &mut self,
+        b: &mut Board,
+        m: Pos,
+        depth: i32,
+        ply: usize,
+        stop: &AtomicBool,
+    ) -> bool {
         let att = b.to_move();
         let def = att.opponent();
         b.play_unchecked(m);
@@ -312,7 +337,7 @@ impl VcfSearcher {
                 self.nodes += 1;
                 b.play_unchecked(r);
                 self.line.push(r);
-                let w = self.attack(b, depth - 1, ply + 1);
+                let w = self.attack(b, depth - 1, ply + 1, stop);
                 if !w {
                     self.line.pop();
                 }

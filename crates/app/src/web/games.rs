@@ -208,7 +208,7 @@ pub struct SolveRequest {
 
 /// The time a solve takes by default.
 pub const SOLVE_MS: u64 = 2000;
-/// The longest solve (the solver cannot be stopped before its time is up).
+/// The longest solve (`stop` ends one sooner).
 pub const SOLVE_MAX_MS: u64 = 30_000;
 
 /// The body of `POST /api/games/{id}/resign` (optional).
@@ -687,6 +687,8 @@ pub struct SolutionView {
     color: &'static str,
     /// Whether a win was proven.
     solved: bool,
+    /// Whether `stop` ended the solve before its time (and before it proved a win).
+    stopped: bool,
     /// Which search proved it: `vcf`, `vct` or `search`.
     method: Option<&'static str>,
     /// The winning line, attacker and defender alternating (for a VCT, one branch).
@@ -1704,7 +1706,8 @@ impl Slot {
 
     /// Looks for a forced win of the side to move (`task`: `vcf`, `vct` or `win`) with the
     /// solver of `gomoku solve`, for `time_ms`. The answer stays while the position does. A
-    /// running hint or analysis is stopped for it (the analysis starts again afterwards).
+    /// running hint or analysis is stopped for it (the analysis starts again afterwards);
+    /// `stop` ends the solve early, with the answer marked `stopped`.
     ///
     /// # Errors
     /// 400 for a bad task or time; 409 when the game is over, in a swap2 opening or while the
@@ -1752,19 +1755,21 @@ impl Slot {
         let size = self.size();
         self.spawn_job(
             Purpose::Solve,
-            move |_, _| {
-                let r = Solver::new().solve(
+            move |_, stop| {
+                let r = Solver::new().solve_stoppable(
                     &board,
                     task,
                     SolveLimits {
                         time_ms: Some(time_ms),
                         ..SolveLimits::default()
                     },
+                    stop,
                 );
                 let view = SolutionView {
                     task: task_name,
                     color: color.name(),
                     solved: r.solved(),
+                    stopped: !r.solved() && stop.load(Ordering::Relaxed),
                     method: r.method.map(|m| m.name()),
                     line: r.line.iter().map(|&p| format_pos(p, size)).collect(),
                     nodes: r.nodes,
