@@ -394,6 +394,41 @@ async fn play_in_headless_chromium() {
         .await,
         1
     );
+    // the best line on the board: a full-strength hint's line, numbered, Black first
+    select(&c, "ng-level", "max").await;
+    click(&c, "btn-hint").await;
+    wait_js(
+        &c,
+        "the hint",
+        &format!("return {IDLE} && !!document.querySelector('[data-testid=hint-mark]');"),
+    )
+    .await;
+    click(&c, "chk-pv").await;
+    let shown = js(
+        &c,
+        "return [[...document.querySelectorAll('[data-testid=pv-line] [data-pv]')]\
+         .map(g => [g.dataset.pv, g.dataset.color, Number(g.dataset.step)]), \
+         document.querySelector('[data-testid=info-pv]').textContent];",
+    )
+    .await;
+    js(&c, "window.scrollTo(0, 0); return true;").await;
+    save_screenshot(&c, "web-e2e-line.png").await;
+    let pv: Vec<&str> = shown[1].as_str().unwrap_or("").split(' ').collect();
+    let stones = shown[0].as_array().expect("the line's stones");
+    assert!(pv.len() >= 2, "a line, not only a move: {shown}");
+    assert_eq!(stones.len(), pv.len(), "{shown}");
+    for (i, st) in stones.iter().enumerate() {
+        assert_eq!(st[0], json!(pv[i]), "{shown}");
+        assert_eq!(st[1], json!(["black", "white"][i % 2]), "{shown}");
+        assert_eq!(st[2], json!(i + 1), "{shown}");
+    }
+    click(&c, "chk-pv").await;
+    assert_eq!(
+        js(&c, "return document.querySelectorAll('[data-pv]').length;").await,
+        json!(0),
+        "the line goes with the box unticked"
+    );
+    select(&c, "ng-level", "easy").await;
     // undo takes back the engine's reply and the person's move
     click(&c, "btn-undo").await;
     wait_js(&c, "undo", &format!("return {MOVE_COUNT} === 2;")).await;
@@ -499,6 +534,30 @@ async fn play_in_headless_chromium() {
     assert!(status.contains("analysing"), "status: {status}");
     js(&c, "window.scrollTo(0, 0); return true;").await;
     save_screenshot(&c, "web-e2e-analysis.png").await;
+    // the pointer on a candidate in the list: its line on the board, instead of the values
+    let second = c
+        .find(Locator::Css("[data-testid=candidates] li:nth-child(2)"))
+        .await
+        .expect("a second candidate");
+    let hovered = second.attr("data-move").await.expect("attr").expect("a move");
+    c.perform_actions(hover(second)).await.expect("hover");
+    let seen = js(
+        &c,
+        &format!(
+            "const li = [...document.querySelectorAll('[data-testid=candidates] li')]\
+             .find(l => l.dataset.move === '{hovered}'); \
+             return [li ? li.dataset.line : null, \
+             [...document.querySelectorAll('[data-testid=pv-line] [data-pv]')].map(g => g.dataset.pv).join(' '), \
+             document.querySelectorAll('[data-testid=board] [data-candidate]').length];"
+        ),
+    )
+    .await;
+    assert!(
+        seen[0].as_str().is_some_and(|l| l.starts_with(&hovered)),
+        "{seen}"
+    );
+    assert_eq!(seen[0], seen[1], "the candidate's line on the board");
+    assert_eq!(seen[2], json!(0), "no values under the line");
     let best = marks[0][0].as_str().expect("a point").to_string();
     click_point(&c, &best).await;
     wait_js(

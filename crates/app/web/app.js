@@ -9,6 +9,7 @@
   const GAME_KEY = 'gomoku.game';      // per tab: sessionStorage
   const SETTINGS_KEY = 'gomoku.settings';
   const LANG_KEY = 'gomoku.lang';
+  const PV_KEY = 'gomoku.showLine';
 
   let lang = localStorage.getItem(LANG_KEY)
     || ((navigator.language || '').toLowerCase().startsWith('zh') ? 'zh' : 'en');
@@ -20,6 +21,7 @@
   let owned = false;        // whether this tab created the current game (and may delete it)
   let liveUpdates = 0;      // search progress events received (shown as data-live-updates)
   let browse = null;        // while looking back: the number of moves shown (null: the game now)
+  let hoverLine = null;     // the pointer on a candidate ({move}) or on the best line ({best: true})
 
   // ------------------------------------------------------------------------------------------
   // Text
@@ -39,6 +41,7 @@
     document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
     document.title = t('title');
     for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+    for (const el of document.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
     for (const b of document.querySelectorAll('[data-lang]')) b.classList.toggle('active', b.dataset.lang === lang);
     render();
   }
@@ -130,6 +133,7 @@
         $('engine-info').dataset.liveUpdates = String(liveUpdates);
         renderInfo();
         if (analysing()) renderCandidateMarks();
+        renderLineMarks();
       }
     });
     events.addEventListener('closed', () => {
@@ -435,6 +439,8 @@
     const marks = el('g', { class: 'candidates', id: 'candidate-marks', 'data-testid': 'candidate-marks' });
     svg.appendChild(marks);
     renderCandidateMarks(occupied);
+    svg.appendChild(el('g', { class: 'pv-line', id: 'pv-marks', 'data-testid': 'pv-line' }));
+    renderLineMarks();
     // looking back at a reviewed move: the engine's choice there, and the move played
     const next = browsing() ? verdicts.get(browse + 1) : null;
     if (next && next.best !== next.move) {
@@ -537,7 +543,8 @@
     const n = game.size;
     if (!occupied) occupied = new Set(game.moves.map((m) => m.move));
     const analysis = analysisInfo();
-    if (!analysis || !analysis.candidates || browsing()) return;
+    // a candidate's line shown on the board hides the values
+    if (!analysis || !analysis.candidates || browsing() || boardLine()) return;
     analysis.candidates.forEach((c, rank) => {
       const p = parsePoint(c.move, n);
       if (!p || occupied.has(c.move)) return;
@@ -548,6 +555,76 @@
       g.appendChild(el('text', { x: px(p.x), y: px(p.y) + 4, 'text-anchor': 'middle' }, shortEval(c)));
       marks.appendChild(g);
     });
+  }
+
+  // The engine's line from the position on the board: the PV of the search shown, past the
+  // moves played since it was searched (none when they left it).
+  function engineLine() {
+    if (!game || browsing()) return null;
+    const n = game.moves.length;
+    let info = null;
+    let at = n;
+    if (game.thinking) {
+      if (reviewing() || solving()) return null;
+      info = live;
+    } else if (game.analysis) {
+      info = game.analysis;
+    } else if (game.hint) {
+      info = game.hint;
+    } else {
+      for (let i = n - 1; i >= 0; i--) {
+        if (game.moves[i].engine) { info = game.moves[i].engine; at = i; break; }
+      }
+    }
+    if (!info || !info.pv || !info.pv.length) return null;
+    const played = game.moves.slice(at).map((m) => m.move);
+    if (played.length > info.pv.length || played.some((m, k) => info.pv[k] !== m)) return null;
+    return info.pv.slice(played.length);
+  }
+
+  // The line drawn on the board: a candidate's under the pointer, the engine's under the pointer
+  // or with "Best line on board" (but not over the values of an analysis or a proven win).
+  function boardLine() {
+    if (!game || browsing()) return null;
+    const analysis = analysisInfo();
+    const cands = (analysis && analysis.candidates) || [];
+    if (hoverLine && hoverLine.move) {
+      const c = cands.find((x) => x.move === hoverLine.move);
+      return c ? c.pv : null;
+    }
+    if (hoverLine && hoverLine.best) return engineLine();
+    if (!$('chk-pv').checked || cands.length || (game.solution && game.solution.solved)) return null;
+    return engineLine();
+  }
+
+  // The line as numbered see-through stones, from the side to move, up to the first point taken.
+  function renderLineMarks() {
+    const layer = $('pv-marks');
+    if (!layer || !game) return;
+    layer.textContent = '';
+    const line = boardLine();
+    if (!line) return;
+    const n = game.size;
+    const taken = new Set(game.moves.map((m) => m.move));
+    let color = game.to_move;
+    for (let i = 0; i < line.length; i++) {
+      const p = parsePoint(line[i], n);
+      if (!p || taken.has(line[i])) break;
+      taken.add(line[i]);
+      const g = el('g', { class: 'pvs ' + color, 'data-pv': line[i], 'data-step': i + 1, 'data-color': color });
+      g.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.4 }));
+      g.appendChild(el('text', { x: px(p.x), y: px(p.y) + 5, 'text-anchor': 'middle' }, String(i + 1)));
+      layer.appendChild(g);
+      color = color === 'black' ? 'white' : 'black';
+    }
+  }
+
+  function setHoverLine(h) {
+    const same = (a, b) => (!a && !b) || (a && b && a.move === b.move && a.best === b.best);
+    if (same(h, hoverLine)) return;
+    hoverLine = h;
+    renderCandidateMarks();
+    renderLineMarks();
   }
 
   function renderCandidates() {
@@ -562,6 +639,7 @@
     for (const c of cands) {
       const li = document.createElement('li');
       li.dataset.move = c.move;
+      li.dataset.line = c.pv.join(' ');
       const pt = document.createElement('span');
       pt.className = 'pt';
       pt.textContent = c.move;
@@ -881,6 +959,28 @@
   $('btn-swap').addEventListener('click', () => act('/swap'));
   $('btn-resign').addEventListener('click', () => act('/resign'));
   $('chk-numbers').addEventListener('change', renderBoard);
+  $('chk-pv').checked = localStorage.getItem(PV_KEY) === '1';
+  $('chk-pv').addEventListener('change', () => {
+    localStorage.setItem(PV_KEY, $('chk-pv').checked ? '1' : '0');
+    renderCandidateMarks();
+    renderLineMarks();
+  });
+  // the pointer on a candidate (in the list or on the board) or on the best line shows that line
+  $('candidates').addEventListener('mouseover', (e) => {
+    const li = e.target.closest('li[data-move]');
+    if (li) setHoverLine({ move: li.dataset.move });
+  });
+  $('candidates').addEventListener('mouseleave', () => setHoverLine(null));
+  $('info-pv').addEventListener('mouseenter', () => setHoverLine({ best: true }));
+  $('info-pv').addEventListener('mouseleave', () => setHoverLine(null));
+  $('board').addEventListener('mouseover', (e) => {
+    const target = e.target.closest('[data-point]');
+    const analysis = analysisInfo();
+    const onCandidate = target && analysis && (analysis.candidates || []).some((c) => c.move === target.dataset.point);
+    if (onCandidate) setHoverLine({ move: target.dataset.point });
+    else if (hoverLine && hoverLine.move) setHoverLine(null);
+  });
+  $('board').addEventListener('mouseleave', () => { if (hoverLine && hoverLine.move) setHoverLine(null); });
   $('ng-start').addEventListener('click', () => { saveSettings(); newGame(); });
   for (const id of ['ng-level', 'ng-time']) {
     $(id).addEventListener('change', () => {
