@@ -181,14 +181,27 @@ async fn text(c: &Client, testid: &str) -> String {
 }
 
 async fn click_point(c: &Client, point: &str) {
-    c.find(Locator::Css(&format!(
-        "[data-testid=board] .hit[data-point=\"{point}\"]"
-    )))
-    .await
-    .unwrap_or_else(|e| panic!("no point {point} on the board: {e}"))
-    .click()
-    .await
-    .unwrap_or_else(|e| panic!("cannot click {point}: {e}"));
+    // the board is drawn afresh on every state the server sends, so the point found may be
+    // replaced before the click reaches it: found afresh and clicked again, up to three times
+    let mut tries = 0;
+    loop {
+        let clicked = c
+            .find(Locator::Css(&format!(
+                "[data-testid=board] .hit[data-point=\"{point}\"]"
+            )))
+            .await
+            .unwrap_or_else(|e| panic!("no point {point} on the board: {e}"))
+            .click()
+            .await;
+        match clicked {
+            Ok(()) => return,
+            Err(e) if tries == 2 => panic!("cannot click {point}: {e}"),
+            Err(_) => {
+                tries += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
 }
 
 async fn click(c: &Client, testid: &str) {
@@ -415,7 +428,8 @@ async fn play_in_headless_chromium() {
     save_screenshot(&c, "web-e2e-line.png").await;
     let pv: Vec<&str> = shown[1].as_str().unwrap_or("").split(' ').collect();
     let stones = shown[0].as_array().expect("the line's stones");
-    assert!(pv.len() >= 2, "a line, not only a move: {shown}");
+    // (a line of one move when the hint is a proven win found at once)
+    assert!(!pv.is_empty() && pv[0] != "–", "a line: {shown}");
     assert_eq!(stones.len(), pv.len(), "{shown}");
     for (i, st) in stones.iter().enumerate() {
         assert_eq!(st[0], json!(pv[i]), "{shown}");
@@ -539,7 +553,11 @@ async fn play_in_headless_chromium() {
         .find(Locator::Css("[data-testid=candidates] li:nth-child(2)"))
         .await
         .expect("a second candidate");
-    let hovered = second.attr("data-move").await.expect("attr").expect("a move");
+    let hovered = second
+        .attr("data-move")
+        .await
+        .expect("attr")
+        .expect("a move");
     c.perform_actions(hover(second)).await.expect("hover");
     let seen = js(
         &c,
@@ -722,6 +740,60 @@ async fn play_in_headless_chromium() {
         "a stopped solve may be asked again"
     );
     select(&c, "ng-time", "1000").await;
+
+    // 3e. A game clock: both sides' times, the side to move's counting down; a move stops it
+    // and starts the other's.
+    select(&c, "ng-clock", "180000+2000").await;
+    start_game(&c, "freestyle", "15", "person-person").await;
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelector('[data-testid=clocks]').hidden;"
+        )
+        .await,
+        Value::Bool(false),
+        "the clocks are shown"
+    );
+    let inc = text(&c, "clock-inc").await;
+    assert!(inc.contains('2'), "the increment: {inc}");
+    wait_js(
+        &c,
+        "Black's clock running down",
+        "const b = document.querySelector('[data-testid=clock-black]'); \
+         return b.classList.contains('running') && Number(b.dataset.ms) < 179_800;",
+    )
+    .await;
+    click_point(&c, "h8").await;
+    wait_js(
+        &c,
+        "White's clock running",
+        &format!(
+            "return {MOVE_COUNT} === 1 && document.querySelector('[data-testid=clock-white]').classList.contains('running') \
+             && !document.querySelector('[data-testid=clock-black]').classList.contains('running');"
+        ),
+    )
+    .await;
+    let black = js(
+        &c,
+        "return [Number(document.querySelector('[data-testid=clock-black]').dataset.ms), \
+         document.querySelector('[data-testid=clock-black] .time').textContent];",
+    )
+    .await;
+    let black_ms = black[0].as_f64().unwrap_or(0.0);
+    // three minutes, less the move's time, plus the 2 s increment
+    assert!(
+        (170_000.0..=182_000.0).contains(&black_ms),
+        "Black's time after the move: {black}"
+    );
+    assert!(
+        black[1]
+            .as_str()
+            .is_some_and(|t| t.starts_with("3:0") || t.starts_with("2:5")),
+        "m:ss: {black}"
+    );
+    js(&c, "window.scrollTo(0, 0); return true;").await;
+    save_screenshot(&c, "web-e2e-clock.png").await;
+    select(&c, "ng-clock", "").await;
 
     // 4. A short game to a result against the engine: an open four cannot be stopped.
     select(&c, "ng-mode", "person-engine").await;

@@ -21,6 +21,7 @@
   let owned = false;        // whether this tab created the current game (and may delete it)
   let liveUpdates = 0;      // search progress events received (shown as data-live-updates)
   let browse = null;        // while looking back: the number of moves shown (null: the game now)
+  let clockAt = 0;          // when the state's clock was read (local clock)
   let hoverLine = null;     // the pointer on a candidate ({move}) or on the best line ({best: true})
 
   // ------------------------------------------------------------------------------------------
@@ -100,6 +101,7 @@
     const wasThinking = game && game.id === state.id && game.thinking;
     if (!game || game.id !== state.id) { syncPanel(state); browse = null; }
     game = state;
+    clockAt = performance.now();
     if (browse !== null && browse >= game.moves.length) browse = null;
     if (state.thinking) {
       if (!wasThinking) thinkSince = performance.now() - (state.thinking.elapsed_ms || 0);
@@ -155,7 +157,14 @@
       level: $('ng-level').value,
       time_ms: Number($('ng-time').value),
       opening: $('ng-opening').value,
+      ...clockSetting($('ng-clock').value),
     };
+  }
+
+  // "300000+3000": 5 minutes a side and 3 s after each move; "": no clock.
+  function clockSetting(value) {
+    const [total, inc] = String(value || '').split('+').map(Number);
+    return total > 0 ? { clock_ms: total, increment_ms: inc || 0 } : {};
   }
 
   // Shows a game's own settings in the new-game panel (so "Start" repeats them by default).
@@ -181,6 +190,7 @@
   function saveSettings() {
     const s = settingsFromPanel();
     s.mode = $('ng-mode').value;
+    s.clock = $('ng-clock').value;
     localStorage.setItem(SETTINGS_KEY, JSON.stringify(s));
   }
 
@@ -188,7 +198,7 @@
     try {
       const s = JSON.parse(localStorage.getItem(SETTINGS_KEY) || 'null');
       if (!s) return;
-      for (const [id, v] of [['ng-rule', s.rule], ['ng-size', s.size], ['ng-mode', s.mode], ['ng-level', s.level], ['ng-time', s.time_ms], ['ng-opening', s.opening]]) {
+      for (const [id, v] of [['ng-rule', s.rule], ['ng-size', s.size], ['ng-mode', s.mode], ['ng-level', s.level], ['ng-time', s.time_ms], ['ng-opening', s.opening], ['ng-clock', s.clock]]) {
         const el = $(id);
         if (v !== undefined && [...el.options].some((o) => o.value === String(v))) el.value = String(v);
       }
@@ -669,6 +679,8 @@
       if (r.kind === 'draw') text = t('result.draw');
       else if (r.resigned) {
         text = t('result.resign', { winner: colorName(r.winner), loser: colorName(r.winner === 'black' ? 'white' : 'black') });
+      } else if (r.timeout) {
+        text = t('result.timeout', { winner: colorName(r.winner), loser: colorName(r.winner === 'black' ? 'white' : 'black') });
       } else if (r.foul) text = t('result.foul', { winner: colorName(r.winner), kind: t('foul.' + r.foul) });
       else text = t('result.win', { winner: colorName(r.winner) });
       result.textContent = text;
@@ -880,11 +892,38 @@
       : t(none, { color: colorName(sol.color), task: sol.task.toUpperCase(), secs });
   }
 
+  // m:ss, and tenths under 10 s (the running side's counted down here between states)
+  function clockText(ms) {
+    const t10 = Math.max(0, Math.floor(ms / 100));
+    const secs = Math.floor(t10 / 10);
+    if (secs < 10) return '0:0' + secs + '.' + (t10 % 10);
+    return Math.floor(secs / 60) + ':' + String(secs % 60).padStart(2, '0');
+  }
+
+  function renderClocks() {
+    const c = game && game.clock;
+    $('clocks').hidden = !c;
+    if (!c) return;
+    for (const color of ['black', 'white']) {
+      const box = $('clock-' + color);
+      let ms = c[color + '_ms'];
+      if (c.running === color) ms = Math.max(0, ms - (performance.now() - clockAt));
+      box.querySelector('.time').textContent = clockText(ms);
+      box.dataset.ms = String(Math.round(ms));
+      box.classList.toggle('running', c.running === color);
+      box.classList.toggle('low', ms < 10000);
+      box.classList.toggle('out', ms <= 0);
+      box.title = colorName(color);
+    }
+    $('clock-inc').textContent = c.increment_ms ? t('clock.inc', { secs: c.increment_ms / 1000 }) : '';
+  }
+
   function renderButtons() {
     const g = game;
     const over = !g || !!g.result;
     const thinking = !!(g && g.thinking);
-    $('btn-undo').disabled = !g || (g.moves.length === 0 && !(g.result && g.result.resigned));
+    $('btn-undo').disabled = !g || (g.moves.length === 0 && !(g.result && g.result.resigned))
+      || !!(g.result && g.result.timeout);
     $('btn-redo').disabled = !g || over || g.redo.length === 0;
     const opening = !!(g && g.opening);
     $('btn-hint').disabled = over || thinking || opening;
@@ -913,6 +952,7 @@
     renderGraph();
     renderReview();
     renderSolution();
+    renderClocks();
     renderButtons();
   }
 
@@ -988,7 +1028,7 @@
       act('/settings', { level: $('ng-level').value, time_ms: Number($('ng-time').value) });
     });
   }
-  for (const id of ['ng-rule', 'ng-size', 'ng-mode', 'ng-opening']) $(id).addEventListener('change', saveSettings);
+  for (const id of ['ng-rule', 'ng-size', 'ng-mode', 'ng-opening', 'ng-clock']) $(id).addEventListener('change', saveSettings);
   for (const b of document.querySelectorAll('[data-lang]')) {
     b.addEventListener('click', () => {
       lang = b.dataset.lang;
@@ -1014,7 +1054,10 @@
     newGame(isPsq ? { psq: text } : { position: text });
   });
 
-  setInterval(() => { if (game && game.thinking) renderInfo(); }, 100);
+  setInterval(() => {
+    if (game && game.thinking) renderInfo();
+    if (game && game.clock && game.clock.running) renderClocks();
+  }, 100);
 
   loadSettings();
   applyLang();

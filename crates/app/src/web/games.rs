@@ -6,6 +6,7 @@
 //! non-blocking work (never across an `.await`, never during a search). The order is always
 //! map, then slot.
 
+use super::clock::{Clock, ClockView};
 use super::error::ApiError;
 use super::opening::{Choice, Next, Opening, Stage};
 use super::psq;
@@ -127,6 +128,11 @@ pub struct NewGame {
     /// `free` (the default) or `swap2` (one person and one engine, from an empty board; the
     /// player given as Black puts down the first three stones).
     pub opening: Option<OpeningRule>,
+    /// A game clock: milliseconds per side (absent or 0: none). The side whose time runs out
+    /// loses; the engine shares its time out over the game, each move at most `time_ms`.
+    pub clock_ms: Option<u64>,
+    /// Milliseconds added to a side's clock after each of its moves (with `clock_ms` only).
+    pub increment_ms: Option<u64>,
 }
 
 /// How a game opens.
@@ -252,6 +258,30 @@ impl Purpose {
 
 /// How long one analysis runs at most (a tab left open must not keep a core busy for ever).
 pub const ANALYSIS_MS: u64 = 5 * 60 * 1000;
+
+/// How often a game's clock is looked at for a side whose time ran out.
+const CLOCK_TICK: Duration = Duration::from_millis(50);
+
+/// Ends the game of `slot` when the running side's time is over, until the game is removed.
+/// A thread of its own, which mostly sleeps.
+fn watch_clock(slot: Weak<Mutex<Slot>>) {
+    let spawned = std::thread::Builder::new()
+        .name("gomoku-clock".to_string())
+        .spawn(move || loop {
+            std::thread::sleep(CLOCK_TICK);
+            let Some(slot) = slot.upgrade() else {
+                return;
+            };
+            lock(&slot).check_flag();
+        });
+    if let Err(e) = spawned {
+        // moves still end the game on time; only a side that never moves is not flagged
+        eprintln!("gomoku serve: cannot start a game clock's thread: {e}");
+    }
+}
+
+/// Kept off the engine's time left on the clock (the move's way from the search to the game).
+const CLOCK_MARGIN_MS: u64 = 50;
 
 /// How many candidate moves an analysis reports.
 pub const CANDIDATES: usize = 12;
@@ -544,6 +574,10 @@ pub struct Slot {
     records: Vec<MoveRecord>,
     redo_records: Vec<MoveRecord>,
     resigned: Option<Color>,
+    /// The game clock, if the game has one.
+    clock: Option<Clock>,
+    /// The side that lost on time.
+    timed_out: Option<Color>,
     job: Option<Job>,
     live: Option<EngineInfo>,
     hint: Option<EngineInfo>,
@@ -611,6 +645,8 @@ pub struct GameView {
     review: Option<ReviewView>,
     /// The last solve's answer, while the position is the one it was for.
     solution: Option<SolutionView>,
+    /// The game clock (`null` without one).
+    clock: Option<ClockView>,
     /// Why the engine could not move, if it could not (never set by a bad request).
     engine_error: Option<String>,
 }
@@ -641,6 +677,8 @@ struct ResultView {
     line: Vec<String>,
     foul: Option<&'static str>,
     resigned: bool,
+    /// The loser's time ran out.
+    timeout: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -713,7 +751,77 @@ impl Slot {
     }
 
     fn is_over(&self) -> bool {
-        self.resigned.is_some() || self.game.is_over()
+        self.resigned.is_some() || self.timed_out.is_some() || self.game.is_over()
+    }
+
+    /// Milliseconds of the turn under way.
+    fn turn_ms(&self) -> u64 {
+        self.turn_started.elapsed().as_millis() as u64
+    }
+
+    /// The side whose clock runs: the side to move, in a game with a clock that goes on
+    /// (not in a swap2 opening).
+    fn clock_running(&self) -> Option<Color> {
+        (self.clock.is_some() && !self.is_over() && self.opening.is_none())
+            .then(|| self.game.board().to_move())
+    }
+
+    /// Ends the game if the running side's time is over (the search under way stops). True
+    /// when it did.
+    fn check_flag(&mut self) -> bool {
+        let Some(color) = self.clock_running() else {
+            return false;
+        };
+        let used = self.turn_ms();
+        let Some(clock) = &mut self.clock else {
+            return false;
+        };
+        if !clock.is_out(color, used) {
+            return false;
+        }
+        clock.run_out(color);
+        self.timed_out = Some(color);
+        self.cancel_job();
+        self.hint = None;
+        self.changed();
+        true
+    }
+
+    /// Charges the turn under way to the running side without ending it by a move (an undo, a
+    /// redo or a swap of sides starts a new turn), so that no time goes uncounted.
+    fn settle_clock(&mut self) {
+        if self.check_flag() {
+            return;
+        }
+        if let Some(color) = self.clock_running() {
+            let used = self.turn_ms();
+            if let Some(clock) = &mut self.clock {
+                clock.charge(color, used, false);
+            }
+        }
+        self.turn_started = Instant::now();
+    }
+
+    /// Charges a move of `color` that took `used` ms (`running`: whether its clock ran).
+    fn charge_move(&mut self, running: Option<Color>, used: u64) {
+        if let (Some(color), Some(clock)) = (running, &mut self.clock) {
+            if !clock.charge(color, used, true) {
+                // the move came as the time ran out: it stands, with no time left
+                clock.run_out(color);
+            }
+        }
+    }
+
+    /// Refuses a move of a side whose time is over (and ends the game for it).
+    fn refuse_if_flagged(&mut self) -> Result<(), ApiError> {
+        if self.check_flag() {
+            Err(ApiError::conflict(
+                "game_over",
+                "the game is over: the time ran out",
+            ))
+        } else {
+            Ok(())
+        }
     }
 
     fn has_person(&self) -> bool {
@@ -755,13 +863,14 @@ impl Slot {
                 }
             })
             .collect();
-        let result = if let Some(loser) = self.resigned {
+        let result = if let Some(loser) = self.resigned.or(self.timed_out) {
             Some(ResultView {
                 kind: "win",
                 winner: Some(loser.opponent().name()),
                 line: Vec::new(),
                 foul: None,
-                resigned: true,
+                resigned: self.resigned.is_some(),
+                timeout: self.resigned.is_none(),
             })
         } else {
             self.game.result().map(|r| match r {
@@ -771,6 +880,7 @@ impl Slot {
                     line: line.iter().map(|&p| format_pos(p, size)).collect(),
                     foul: foul.map(|k| k.name()),
                     resigned: false,
+                    timeout: false,
                 },
                 GameResult::Draw => ResultView {
                     kind: "draw",
@@ -778,6 +888,7 @@ impl Slot {
                     line: Vec::new(),
                     foul: None,
                     resigned: false,
+                    timeout: false,
                 },
             })
         };
@@ -844,6 +955,10 @@ impl Slot {
                 .as_ref()
                 .filter(|(position, _)| *position == self.game.board().position_string())
                 .map(|(_, v)| v.clone()),
+            clock: self
+                .clock
+                .as_ref()
+                .map(|c| c.view(self.clock_running().map(|color| (color, self.turn_ms())))),
             engine_error: self.error.clone(),
         }
     }
@@ -951,12 +1066,23 @@ impl Slot {
         } else {
             Level::Max
         };
+        // a move on the clock: the time left for the game too
+        let clock_left = match (purpose, self.clock_running(), &self.clock) {
+            (Purpose::Move, Some(c), Some(clock)) => Some(clock.left_after(c, self.turn_ms())),
+            _ => None,
+        };
         let limits = Limits {
             move_time_ms: Some(if purpose == Purpose::Analysis {
                 ANALYSIS_MS
             } else {
                 self.time_ms
             }),
+            game_time_left_ms: clock_left,
+            margin_ms: if clock_left.is_some() {
+                CLOCK_MARGIN_MS
+            } else {
+                0
+            },
             depth: level.depth(),
             ..Limits::default()
         };
@@ -1208,9 +1334,16 @@ impl Slot {
                     // swap2 decisions and reviews end in `finish_swap2` and `finish_review`
                     Purpose::Swap2 | Purpose::Review | Purpose::Solve => {}
                     Purpose::Move => {
+                        let running = self.clock_running();
+                        let used = self.turn_ms();
+                        if self.check_flag() {
+                            // the time ran out first: the game is over, the move is not played
+                            return;
+                        }
                         if !r.best_move.is_point() || self.game.play(r.best_move).is_err() {
                             self.error = Some("the engine found no move".to_string());
                         } else {
+                            self.charge_move(running, used);
                             self.analysis = None;
                             self.records.push(MoveRecord {
                                 pos: r.best_move,
@@ -1253,6 +1386,7 @@ impl Slot {
     /// engine thinking (409).
     pub fn play(&mut self, req: &MoveRequest) -> Result<(), ApiError> {
         self.touch();
+        self.refuse_if_flagged()?;
         self.refuse_if_over()?;
         self.refuse_if_thinking()?;
         let to_move = self.game.board().to_move();
@@ -1310,14 +1444,17 @@ impl Slot {
                 ));
             }
         }
+        let running = self.clock_running();
+        let used = self.turn_ms();
         self.game
             .play(p)
             .map_err(|e| ApiError::conflict("illegal", e.to_string()))?;
+        self.charge_move(running, used);
         // a hint being computed is for the position just left
         self.cancel_job();
         self.records.push(MoveRecord {
             pos: p,
-            ms: self.turn_started.elapsed().as_millis() as u64,
+            ms: used,
             engine: None,
         });
         self.redo_records.clear();
@@ -1390,6 +1527,12 @@ impl Slot {
                 "the swap2 opening's earlier stones cannot be taken back",
             ));
         }
+        if self.timed_out.is_some() || self.check_flag() {
+            return Err(ApiError::conflict(
+                "lost_on_time",
+                "the game was lost on time: it cannot be taken back",
+            ));
+        }
         if self.resigned.take().is_none() {
             if ply == 0 {
                 return Err(ApiError::conflict("nothing_to_undo", "no move to undo"));
@@ -1401,6 +1544,8 @@ impl Slot {
                 ));
             }
             self.cancel_job();
+            // the time of the turn under way is the side to move's, before it changes
+            self.settle_clock();
             self.undo_one();
             let to_move = self.game.board().to_move();
             if self.has_person()
@@ -1435,12 +1580,14 @@ impl Slot {
     /// 409 when there is nothing to redo or the game is over.
     pub fn redo(&mut self) -> Result<(), ApiError> {
         self.touch();
+        self.refuse_if_flagged()?;
         self.refuse_if_over()?;
         self.refuse_in_opening("redo")?;
         if self.game.redo_stack().is_empty() {
             return Err(ApiError::conflict("nothing_to_redo", "no move to redo"));
         }
         self.cancel_job();
+        self.settle_clock();
         self.redo_one();
         let to_move = self.game.board().to_move();
         if self.has_person()
@@ -1513,6 +1660,7 @@ impl Slot {
     /// 400 for a bad colour, 409 when the game is over.
     pub fn resign(&mut self, req: &ResignRequest) -> Result<(), ApiError> {
         self.touch();
+        self.refuse_if_flagged()?;
         self.refuse_if_over()?;
         self.refuse_in_opening("resigning")?;
         let color = match &req.color {
@@ -1526,6 +1674,7 @@ impl Slot {
         self.cancel_job();
         self.hint = None;
         self.analysis = None;
+        self.settle_clock();
         self.resigned = Some(color);
         self.changed();
         Ok(())
@@ -1810,8 +1959,8 @@ impl Slot {
         self.cancel_job();
         self.hint = None;
         self.error = None;
+        self.settle_clock();
         self.players.swap(0, 1);
-        self.turn_started = Instant::now();
         self.maybe_start_engine();
         self.changed();
         Ok(())
@@ -2012,6 +2161,13 @@ impl Games {
             None => Rule::Freestyle,
         };
         let time_ms = check_time(req.time_ms.unwrap_or(1000))?;
+        let clock = match (req.clock_ms.unwrap_or(0), req.increment_ms) {
+            (0, Some(inc)) if inc > 0 => {
+                return Err(bad("increment_ms needs a clock (clock_ms)".into()));
+            }
+            (0, _) => None,
+            (total, inc) => Some(Clock::new(total, inc.unwrap_or(0)).map_err(bad)?),
+        };
         let mut records: Vec<MoveRecord> = Vec::new();
         let game = match (&req.position, &req.psq) {
             (Some(_), Some(_)) => {
@@ -2101,6 +2257,8 @@ impl Games {
                 records,
                 redo_records: Vec::new(),
                 resigned: None,
+                clock,
+                timed_out: None,
                 job: None,
                 live: None,
                 hint: None,
@@ -2122,7 +2280,11 @@ impl Games {
         let mut game = lock(&slot);
         game.maybe_start_engine();
         let view = game.view();
+        let timed = game.clock.is_some();
         drop(game);
+        if timed {
+            watch_clock(Arc::downgrade(&slot));
+        }
         lock(&self.map).insert(id, slot);
         Ok(view)
     }
@@ -2348,6 +2510,26 @@ mod tests {
             assert_ne!(v.players.black, v.players.white);
             assert!(v.moves.len() >= 3);
         }
+        if let Some(c) = &v.clock {
+            assert_eq!(
+                c.running.is_some(),
+                v.result.is_none() && v.opening.is_none(),
+                "the clock runs while the game goes on"
+            );
+            if let Some(run) = c.running {
+                assert_eq!(run, v.to_move, "the side to move's clock runs");
+            }
+            if let Some(r) = v.result.as_ref().filter(|r| r.timeout) {
+                let loser_ms = if r.winner == Some("white") {
+                    c.black_ms
+                } else {
+                    c.white_ms
+                };
+                assert_eq!(loser_ms, 0, "the loser on time has no time left");
+            }
+        } else if let Some(r) = &v.result {
+            assert!(!r.timeout, "no loss on time without a clock");
+        }
         let board = s.game.board();
         assert_eq!(board.position_string(), v.position);
         assert_eq!(v.moves.len(), board.ply());
@@ -2363,6 +2545,7 @@ mod tests {
             engine_white in proptest::bool::ANY,
             swap2 in proptest::bool::ANY,
             engine_first in proptest::bool::ANY,
+            clocked in proptest::bool::ANY,
             actions in proptest::collection::vec(action(), 1..30),
         ) {
             let games = Games::new(ServerConfig {
@@ -2378,6 +2561,9 @@ mod tests {
                 time_ms: Some(20),
                 size: Some(9),
                 opening: Some(if swap2 && (engine_white || engine_first) { OpeningRule::Swap2 } else { OpeningRule::Free }),
+                // a second a side: some games are lost on time along the way
+                clock_ms: clocked.then_some(1_000),
+                increment_ms: clocked.then_some(50),
                 ..NewGame::default()
             };
             let id = games.create(&req).expect("a new game").id;

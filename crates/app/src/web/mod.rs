@@ -6,7 +6,7 @@
 //!
 //! | request | does |
 //! |---|---|
-//! | `POST /api/games` | new game: `rule`, `size`, `black`/`white` (`person`/`engine`), `level`, `time_ms`, `position` or `psq`, `opening` (`free` or `swap2`) |
+//! | `POST /api/games` | new game: `rule`, `size`, `black`/`white` (`person`/`engine`), `level`, `time_ms`, `position` or `psq`, `opening` (`free` or `swap2`), `clock_ms` and `increment_ms` (a game clock) |
 //! | `GET /api/games/{id}` | the state |
 //! | `DELETE /api/games/{id}` | ends the game |
 //! | `POST /api/games/{id}/move` | `{"move": "h8"}` (or `"7,7"`), optional `"color"` |
@@ -22,6 +22,7 @@
 
 mod api;
 mod assets;
+pub mod clock;
 pub mod error;
 pub mod games;
 pub mod opening;
