@@ -503,13 +503,20 @@
   // ------------------------------------------------------------------------------------------
   // Panels
 
-  function shownInfo() {
+  // The search the panel shows, and the number of moves of the position it searched.
+  function shownSource() {
     if (!game) return null;
-    if (game.thinking && !reviewing()) return live;
-    if (game.analysis) return game.analysis;
-    if (game.hint) return game.hint;
-    for (let i = game.moves.length - 1; i >= 0; i--) if (game.moves[i].engine) return game.moves[i].engine;
+    const n = game.moves.length;
+    if (game.thinking && !reviewing()) return { info: live, at: n };
+    if (game.analysis) return { info: game.analysis, at: n };
+    if (game.hint) return { info: game.hint, at: n };
+    for (let i = n - 1; i >= 0; i--) if (game.moves[i].engine) return { info: game.moves[i].engine, at: i };
     return null;
+  }
+
+  function shownInfo() {
+    const src = shownSource();
+    return src ? src.info : null;
   }
 
   function renderInfo() {
@@ -570,23 +577,11 @@
   // The engine's line from the position on the board: the PV of the search shown, past the
   // moves played since it was searched (none when they left it).
   function engineLine() {
-    if (!game || browsing()) return null;
-    const n = game.moves.length;
-    let info = null;
-    let at = n;
-    if (game.thinking) {
-      if (reviewing() || solving()) return null;
-      info = live;
-    } else if (game.analysis) {
-      info = game.analysis;
-    } else if (game.hint) {
-      info = game.hint;
-    } else {
-      for (let i = n - 1; i >= 0; i--) {
-        if (game.moves[i].engine) { info = game.moves[i].engine; at = i; break; }
-      }
-    }
+    if (!game || browsing() || reviewing() || solving()) return null;
+    const src = shownSource();
+    const info = src && src.info;
     if (!info || !info.pv || !info.pv.length) return null;
+    const at = src.at;
     const played = game.moves.slice(at).map((m) => m.move);
     if (played.length > info.pv.length || played.some((m, k) => info.pv[k] !== m)) return null;
     return info.pv.slice(played.length);

@@ -30,13 +30,6 @@ pub struct ClockView {
     pub running: Option<&'static str>,
 }
 
-fn index(c: Color) -> usize {
-    match c {
-        Color::Black => 0,
-        Color::White => 1,
-    }
-}
-
 impl Clock {
     /// A clock of `total_ms` per side and `increment_ms` after each move.
     ///
@@ -64,7 +57,7 @@ impl Clock {
     /// The time `color` had left when its turn began.
     #[must_use]
     pub fn left(&self, color: Color) -> u64 {
-        self.left_ms[index(color)]
+        self.left_ms[color.index()]
     }
 
     /// The time `color` has left after `used_ms` of its turn (0 once it is over).
@@ -86,7 +79,7 @@ impl Clock {
         if self.is_out(color, used_ms) {
             return false;
         }
-        let left = &mut self.left_ms[index(color)];
+        let left = &mut self.left_ms[color.index()];
         *left -= used_ms;
         if moved {
             *left = left.saturating_add(self.increment_ms);
@@ -96,7 +89,7 @@ impl Clock {
 
     /// Sets `color`'s time to nothing (it lost on time).
     pub fn run_out(&mut self, color: Color) {
-        self.left_ms[index(color)] = 0;
+        self.left_ms[color.index()] = 0;
     }
 
     /// The view, with `running` the side whose turn is under way and the time it has used.

@@ -516,13 +516,6 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 static NEXT_JOB: AtomicU64 = AtomicU64::new(1);
 static NEXT_SERIAL: AtomicU64 = AtomicU64::new(1);
 
-fn color_index(c: Color) -> usize {
-    match c {
-        Color::Black => 0,
-        Color::White => 1,
-    }
-}
-
 fn parse_color(s: &str) -> Result<Color, ApiError> {
     match s.trim().to_ascii_lowercase().as_str() {
         "black" | "b" | "x" => Ok(Color::Black),
@@ -829,7 +822,7 @@ impl Slot {
     }
 
     fn player(&self, c: Color) -> Player {
-        self.players[color_index(c)]
+        self.players[c.index()]
     }
 
     /// Marks the game as used now.
