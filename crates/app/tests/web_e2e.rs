@@ -548,34 +548,53 @@ async fn play_in_headless_chromium() {
     assert!(status.contains("analysing"), "status: {status}");
     js(&c, "window.scrollTo(0, 0); return true;").await;
     save_screenshot(&c, "web-e2e-analysis.png").await;
-    // the pointer on a candidate in the list: its line on the board, instead of the values
-    let second = c
-        .find(Locator::Css("[data-testid=candidates] li:nth-child(2)"))
-        .await
-        .expect("a second candidate");
-    let hovered = second
-        .attr("data-move")
-        .await
-        .expect("attr")
-        .expect("a move");
-    c.perform_actions(hover(second)).await.expect("hover");
-    let seen = js(
-        &c,
-        &format!(
+    // the pointer on a candidate in the list: its line on the board, instead of the values.
+    // The list is redrawn on every report of the live analysis, so the entry found can be
+    // replaced before the driver reads or reaches it, and the candidates can change places:
+    // found afresh and pointed at again, up to five times
+    let mut last = Value::Null;
+    let mut shown = false;
+    for _ in 0..5 {
+        let Ok(second) = c
+            .find(Locator::Css("[data-testid=candidates] li:nth-child(2)"))
+            .await
+        else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let Ok(Some(hovered)) = second.attr("data-move").await else {
+            continue;
+        };
+        if c.perform_actions(hover(second)).await.is_err() {
+            continue;
+        }
+        let check = format!(
             "const li = [...document.querySelectorAll('[data-testid=candidates] li')]\
              .find(l => l.dataset.move === '{hovered}'); \
              return [li ? li.dataset.line : null, \
              [...document.querySelectorAll('[data-testid=pv-line] [data-pv]')].map(g => g.dataset.pv).join(' '), \
              document.querySelectorAll('[data-testid=board] [data-candidate]').length];"
-        ),
-    )
-    .await;
+        );
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(2) {
+            last = js(&c, &check).await;
+            if last[0].as_str().is_some_and(|l| l.starts_with(&hovered))
+                && last[0] == last[1]
+                && last[2] == json!(0)
+            {
+                shown = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        if shown {
+            break;
+        }
+    }
     assert!(
-        seen[0].as_str().is_some_and(|l| l.starts_with(&hovered)),
-        "{seen}"
+        shown,
+        "the hovered candidate's line on the board, and no values under it: {last}"
     );
-    assert_eq!(seen[0], seen[1], "the candidate's line on the board");
-    assert_eq!(seen[2], json!(0), "no values under the line");
     let best = marks[0][0].as_str().expect("a point").to_string();
     click_point(&c, &best).await;
     wait_js(
