@@ -814,6 +814,108 @@ async fn play_in_headless_chromium() {
     save_screenshot(&c, "web-e2e-clock.png").await;
     select(&c, "ng-clock", "").await;
 
+    // 3f. Setting up a position: stones of either colour put down and taken away, a refused
+    // position kept on the page, then a game from it against the engine; its stones stay.
+    select(&c, "ng-mode", "person-engine").await;
+    click(&c, "ng-setup").await;
+    wait_js(
+        &c,
+        "the set-up bar, from the board shown",
+        "return !document.querySelector('[data-testid=setup-bar]').hidden \
+         && document.querySelector('[data-testid=status]').dataset.setup === 'yes' \
+         && !!document.querySelector('[data-stone=h8]') \
+         && document.querySelector('[data-testid=btn-undo]').disabled;",
+    )
+    .await;
+    click(&c, "setup-clear").await;
+    let stones = "[...document.querySelectorAll('[data-testid=board] [data-stone]')]\
+                  .map(s => s.dataset.stone + ':' + s.dataset.color).sort().join(' ')";
+    wait_js(&c, "an empty board", &format!("return {stones} === '';")).await;
+    // a five is refused by the server: the message shows and the stones stay
+    for p in ["a1", "a2", "a3", "a4", "a5"] {
+        click_point(&c, p).await;
+    }
+    click(&c, "setup-done").await;
+    wait_js(
+        &c,
+        "the refusal",
+        "const e = document.querySelector('[data-testid=error]'); \
+         return !e.hidden && e.textContent.includes('winning line');",
+    )
+    .await;
+    assert_eq!(
+        js(
+            &c,
+            &format!(
+                "return [document.querySelector('[data-testid=setup-bar]').hidden, {stones}];"
+            )
+        )
+        .await,
+        json!([false, "a1:black a2:black a3:black a4:black a5:black"]),
+        "still setting up, nothing lost"
+    );
+    for p in ["a1", "a2", "a3", "a4", "a5", "h8", "i8", "j8"] {
+        click_point(&c, p).await;
+    }
+    click(&c, "setup-white").await;
+    click_point(&c, "h9").await;
+    click_point(&c, "i8").await; // taken away
+    click(&c, "setup-black").await;
+    click_point(&c, "i8").await; // and put back, black
+    wait_js(
+        &c,
+        "three black stones and a white one, White to move",
+        &format!(
+            "return {stones} === 'h8:black h9:white i8:black j8:black' \
+             && document.querySelector('[data-testid=setup-count]').dataset.toMove === 'white';"
+        ),
+    )
+    .await;
+    // the side to move chosen: Black (the person), though Black has more stones
+    select(&c, "setup-to-move", "black").await;
+    wait_js(
+        &c,
+        "Black to move",
+        "return document.querySelector('[data-testid=setup-count]').dataset.toMove === 'black';",
+    )
+    .await;
+    js(&c, "window.scrollTo(0, 0); return true;").await;
+    save_screenshot(&c, "web-e2e-setup.png").await;
+    click(&c, "setup-done").await;
+    wait_js(
+        &c,
+        "the game from the set-up position",
+        &format!(
+            "return document.querySelector('[data-testid=setup-bar]').hidden && {IDLE} \
+             && document.querySelector('[data-testid=status]').dataset.toMove === 'black' \
+             && document.querySelector('[data-testid=setup-entry]')?.textContent.includes('3') \
+             && {MOVE_COUNT} === 1 && {stones} === 'h8:black h9:white i8:black j8:black';"
+        ),
+    )
+    .await;
+    // a move and the engine's reply, numbered after the set-up stones; undo takes both back
+    // to the set-up position, which cannot be undone
+    click_point(&c, "a15").await;
+    wait_js(
+        &c,
+        "the engine's reply",
+        &format!(
+            "return {IDLE} && {MOVE_COUNT} === 3 \
+             && document.querySelectorAll('[data-testid=board] [data-stone]').length === 6;"
+        ),
+    )
+    .await;
+    click(&c, "btn-undo").await;
+    wait_js(
+        &c,
+        "the set-up position again, which cannot be undone",
+        &format!(
+            "return {IDLE} && {MOVE_COUNT} === 1 && {stones} === 'h8:black h9:white i8:black j8:black' \
+             && document.querySelector('[data-testid=btn-undo]').disabled;"
+        ),
+    )
+    .await;
+
     // 4. A short game to a result against the engine: an open four cannot be stopped.
     select(&c, "ng-mode", "person-engine").await;
     select(&c, "ng-rule", "freestyle").await;

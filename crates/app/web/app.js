@@ -23,6 +23,7 @@
   let browse = null;        // while looking back: the number of moves shown (null: the game now)
   let clockAt = 0;          // when the state's clock was read (local clock)
   let hoverLine = null;     // the pointer on a candidate ({move}) or on the best line ({best: true})
+  let setup = null;         // setting up a position: { size, stones: Map point -> colour, tool }
 
   // ------------------------------------------------------------------------------------------
   // Text
@@ -208,7 +209,7 @@
   async function newGame(extra) {
     const body = Object.assign(settingsFromPanel(), extra || {});
     if (body.psq) delete body.size; // the record says the size
-    if (body.opening === 'swap2' && (body.psq || body.position || body.black === body.white)) {
+    if (body.opening === 'swap2' && (body.psq || body.position || body.setup || body.black === body.white)) {
       body.opening = 'free'; // swap2 is for one person against the engine, from an empty board
     }
     try {
@@ -217,6 +218,7 @@
       owned = true;
       game = null;
       live = null;
+      setup = null;
       setGame(state);
       sessionStorage.setItem(GAME_KEY, state.id);
       if (location.hash) history.replaceState(null, '', location.pathname);
@@ -289,11 +291,80 @@
   // Looking back at an earlier position: the board shows the first `browse` moves only.
   function browsing() { return !!game && browse !== null && browse < game.moves.length; }
   function shownMoves() { return browsing() ? game.moves.slice(0, browse) : (game ? game.moves : []); }
+  // The moves of a set-up start position: its stones, not moves of the game.
+  function startPlies() { return (game && game.setup_plies) || 0; }
   function browseTo(k) {
-    if (!game) return;
+    if (!game || setup) return;
     const n = game.moves.length;
-    browse = k === null || k >= n ? null : Math.max(0, k);
+    browse = k === null || k >= n ? null : Math.max(startPlies(), k);
     render();
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Setting up a position: stones put down and taken away on the page, then a new game from them
+
+  function setupOpen() {
+    const size = Number($('ng-size').value);
+    const stones = new Map();
+    // from the position shown, when it is on a board of that size
+    if (game && game.size === size) {
+      for (const m of shownMoves()) if (m.x !== null && m.x !== undefined) stones.set(m.move, m.color);
+    }
+    browse = null;
+    hoverLine = null;
+    setup = { size, stones, tool: 'black' };
+    $('setup-to-move').value = '';
+    render();
+  }
+
+  function setupCounts() {
+    let black = 0, white = 0;
+    for (const c of setup.stones.values()) { if (c === 'black') black++; else white++; }
+    return { black, white };
+  }
+
+  function setupToMove() {
+    const chosen = $('setup-to-move').value;
+    if (chosen) return chosen;
+    const c = setupCounts();
+    return c.black > c.white ? 'white' : 'black';
+  }
+
+  // The setting-up board as moves for drawing: no numbers, no last move.
+  function setupMoves() {
+    return [...setup.stones].map(([move, color]) => {
+      const p = parsePoint(move, setup.size);
+      return { move, color, x: p.x, y: p.y, number: 0 };
+    });
+  }
+
+  function setupClick(point) {
+    if (setup.stones.has(point)) setup.stones.delete(point);
+    else setup.stones.set(point, setup.tool);
+    render();
+  }
+
+  async function setupDone() {
+    const black = [], white = [];
+    for (const [p, c] of setup.stones) (c === 'black' ? black : white).push(p);
+    const body = { size: setup.size, setup: { black, white } };
+    if ($('setup-to-move').value) body.setup.to_move = $('setup-to-move').value;
+    saveSettings();
+    // a refused position (a five already on the board, say) stays on the page to be mended
+    await newGame(body);
+  }
+
+  function renderSetup() {
+    const bar = $('setup-bar');
+    bar.hidden = !setup;
+    $('ng-setup').disabled = !!setup;
+    if (!setup) return;
+    for (const b of bar.querySelectorAll('[data-tool]')) b.setAttribute('aria-pressed', b.dataset.tool === setup.tool ? 'true' : 'false');
+    const c = setupCounts();
+    const toMove = setupToMove();
+    const count = $('setup-count');
+    count.textContent = t('setup.count', { black: c.black, white: c.white, color: colorName(toMove) });
+    count.dataset.toMove = toMove;
   }
 
   // The finished (or running) review's verdicts by move number.
@@ -356,14 +427,16 @@
   function renderBoard() {
     const svg = $('board');
     svg.textContent = '';
-    if (!game) return;
-    const n = game.size;
+    if (!game && !setup) return;
+    const n = setup ? setup.size : game.size;
     const w = MARGIN * 2 + CELL * (n - 1);
     svg.setAttribute('viewBox', `0 0 ${w} ${w}`);
     svg.dataset.size = n;
-    svg.classList.toggle('can-play', !!personToMove());
-    svg.classList.toggle('turn-black', game.to_move === 'black');
-    svg.classList.toggle('turn-white', game.to_move === 'white');
+    const placing = setup ? setup.tool : game.to_move;
+    svg.classList.toggle('can-play', !!setup || !!personToMove());
+    svg.classList.toggle('setting-up', !!setup);
+    svg.classList.toggle('turn-black', placing === 'black');
+    svg.classList.toggle('turn-white', placing === 'white');
 
     const defs = el('defs', {});
     defs.innerHTML = '<radialGradient id="g-black" cx="35%" cy="30%" r="70%"><stop offset="0" stop-color="#777"/><stop offset="0.45" stop-color="#222"/><stop offset="1" stop-color="#000"/></radialGradient>'
@@ -392,7 +465,7 @@
 
     // renju: Black's forbidden points, shown while Black is to move
     const forbidden = new Set();
-    for (const f of (browsing() ? [] : game.forbidden) || []) {
+    for (const f of (browsing() || setup ? [] : game.forbidden) || []) {
       const p = parsePoint(f.point, n);
       if (!p) continue;
       forbidden.add(f.point);
@@ -404,12 +477,14 @@
       svg.appendChild(g);
     }
 
-    const winning = new Set((!browsing() && game.result && game.result.line) || []);
+    const winning = new Set((!browsing() && !setup && game.result && game.result.line) || []);
     const showNumbers = $('chk-numbers').checked;
     const stones = el('g', { class: 'stones' });
     const occupied = new Set();
-    const moves = shownMoves();
-    const last = moves.length ? moves[moves.length - 1] : null;
+    const moves = setup ? setupMoves() : shownMoves();
+    // the set-up stones are not numbered, nor marked as the last move
+    const start = setup ? Infinity : startPlies();
+    const last = moves.length && moves[moves.length - 1].number > start ? moves[moves.length - 1] : null;
     for (const m of moves) {
       if (m.x === null || m.x === undefined) continue; // a pass
       occupied.add(m.move);
@@ -418,7 +493,7 @@
         cx: px(m.x), cy: px(m.y), r: CELL * 0.46, class: cls,
         fill: `url(#g-${m.color})`, 'data-stone': m.move, 'data-color': m.color, 'data-number': m.number,
       }));
-      if (showNumbers) {
+      if (showNumbers && m.number > start) {
         stones.appendChild(el('text', {
           x: px(m.x), y: px(m.y) + 5, class: 'num ' + m.color + (m === last ? ' last' : ''), 'text-anchor': 'middle',
         }, String(m.number)));
@@ -467,7 +542,7 @@
       }
     }
     // a proven win: its line, numbered, the attacker's stones filled and the defender's hollow
-    const sol = game.solution;
+    const sol = setup ? null : game.solution;
     if (sol && sol.solved && !browsing()) {
       const layer = el('g', { class: 'solution', 'data-testid': 'solution-line' });
       const other = sol.color === 'black' ? 'white' : 'black';
@@ -481,7 +556,7 @@
       });
       svg.appendChild(layer);
     }
-    if (game.hint && game.hint.move && !game.thinking && !browsing()) {
+    if (!setup && game.hint && game.hint.move && !game.thinking && !browsing()) {
       const p = parsePoint(game.hint.move, n);
       if (p) svg.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.38, class: 'hint-mark', 'data-testid': 'hint-mark', 'data-hint': game.hint.move }));
     }
@@ -491,10 +566,10 @@
     for (let y = 0; y < n; y++) {
       for (let x = 0; x < n; x++) {
         const name = pointName(x, y, n);
-        const blocked = occupied.has(name) || forbidden.has(name);
-        hits.appendChild(el('circle', {
-          cx: px(x), cy: px(y), r: CELL * 0.48, class: 'hit' + (blocked ? ' blocked' : ''), 'data-point': name,
-        }));
+        // setting up, a stone is clicked to take it away
+        const blocked = !setup && (occupied.has(name) || forbidden.has(name));
+        const cls = 'hit' + (blocked ? ' blocked' : '') + (setup && occupied.has(name) ? ' taken' : '');
+        hits.appendChild(el('circle', { cx: px(x), cy: px(y), r: CELL * 0.48, class: cls, 'data-point': name }));
       }
     }
     svg.appendChild(hits);
@@ -561,7 +636,7 @@
     if (!occupied) occupied = new Set(game.moves.map((m) => m.move));
     const analysis = analysisInfo();
     // a candidate's line shown on the board hides the values
-    if (!analysis || !analysis.candidates || browsing() || boardLine()) return;
+    if (!analysis || !analysis.candidates || browsing() || setup || boardLine()) return;
     analysis.candidates.forEach((c, rank) => {
       const p = parsePoint(c.move, n);
       if (!p || occupied.has(c.move)) return;
@@ -590,7 +665,7 @@
   // The line drawn on the board: a candidate's under the pointer, the engine's under the pointer
   // or with "Best line on board" (but not over the values of an analysis or a proven win).
   function boardLine() {
-    if (!game || browsing()) return null;
+    if (!game || browsing() || setup) return null;
     const analysis = analysisInfo();
     const cands = (analysis && analysis.candidates) || [];
     if (hoverLine && hoverLine.move) {
@@ -662,6 +737,7 @@
   function renderStatus() {
     const status = $('status');
     const result = $('result');
+    status.dataset.setup = setup ? 'yes' : 'no';
     if (!game) { status.textContent = t('status.loading'); result.hidden = true; return; }
     $('game-rule').textContent = t('rules', { rule: t('rule.' + game.rule), size: game.size });
     const r = game.result;
@@ -703,6 +779,7 @@
     if (browsing()) {
       status.textContent = t('status.browsing', { k: browse, n: game.moves.length });
     }
+    if (setup) status.textContent = t('status.setup');
     status.dataset.toMove = game.to_move;
     status.dataset.browsing = browsing() ? String(browse) : 'no';
     status.dataset.thinking = game.thinking ? 'yes' : 'no';
@@ -714,7 +791,24 @@
     list.textContent = '';
     if (!game) return;
     const verdicts = reviewByNumber();
+    const start = startPlies();
+    if (start > 0) {
+      // the set-up position's stones: one entry, which shows the board before the first move
+      const stones = game.moves.slice(0, start).filter((m) => m.x !== null && m.x !== undefined);
+      const li = document.createElement('li');
+      li.className = 'setup';
+      li.dataset.testid = 'setup-entry';
+      li.dataset.number = start;
+      if (browsing() ? browse === start : game.moves.length === start) li.classList.add('current');
+      li.textContent = t('setup.entry', {
+        black: stones.filter((m) => m.color === 'black').length,
+        white: stones.filter((m) => m.color === 'white').length,
+      });
+      li.addEventListener('click', () => browseTo(start));
+      list.appendChild(li);
+    }
     for (const m of game.moves) {
+      if (m.number <= start) continue;
       const li = document.createElement('li');
       li.className = m.color;
       li.dataset.testid = 'move';
@@ -756,8 +850,8 @@
     else list.scrollTop = list.scrollHeight;
     const nav = (id, off) => { $(id).disabled = off; };
     const n = game.moves.length, k = browsing() ? browse : n;
-    nav('nav-first', k === 0);
-    nav('nav-prev', k === 0);
+    nav('nav-first', k <= start);
+    nav('nav-prev', k <= start);
     nav('nav-next', k === n);
     nav('nav-last', k === n);
   }
@@ -917,7 +1011,7 @@
     const g = game;
     const over = !g || !!g.result;
     const thinking = !!(g && g.thinking);
-    $('btn-undo').disabled = !g || (g.moves.length === 0 && !(g.result && g.result.resigned))
+    $('btn-undo').disabled = !g || (g.moves.length <= startPlies() && !(g.result && g.result.resigned))
       || !!(g.result && g.result.timeout);
     $('btn-redo').disabled = !g || over || g.redo.length === 0;
     const opening = !!(g && g.opening);
@@ -936,10 +1030,15 @@
     $('btn-stop').disabled = !thinking;
     $('btn-stop').textContent = t(analysing() || reviewing() || solving() ? 'stopAnalysis' : 'stop');
     $('io-download').href = g ? '/api/games/' + g.id + '/export?format=psq&download=true' : '#';
+    if (setup) {
+      // the board is not the game's while a position is set up
+      for (const b of document.querySelectorAll('[data-testid=controls] button, [data-testid=nav] button')) b.disabled = true;
+    }
   }
 
   function render() {
     renderOpening();
+    renderSetup();
     renderBoard();
     renderStatus();
     renderInfo();
@@ -956,22 +1055,30 @@
 
   $('board').addEventListener('click', (e) => {
     const target = e.target.closest('[data-point]');
+    if (setup) {
+      if (target && target.dataset.point) setupClick(target.dataset.point);
+      return;
+    }
     // a click while the game is reviewed would cancel the review: Stop first; looking back,
     // the board is not the game's
     if (!target || !target.dataset.point || !game || reviewing() || browsing()) return;
     act('/move', { move: target.dataset.point });
   });
-  $('nav-first').addEventListener('click', () => browseTo(0));
+  $('nav-first').addEventListener('click', () => browseTo(startPlies()));
   $('nav-prev').addEventListener('click', () => browseTo((browsing() ? browse : game.moves.length) - 1));
   $('nav-next').addEventListener('click', () => browseTo((browsing() ? browse : game.moves.length) + 1));
   $('nav-last').addEventListener('click', () => browseTo(null));
   document.addEventListener('keydown', (e) => {
     const typing = e.target instanceof Element && e.target.closest('input, textarea, select');
     if (!game || typing || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (setup) {
+      if (e.key === 'Escape') { setup = null; render(); e.preventDefault(); }
+      return;
+    }
     const k = browsing() ? browse : game.moves.length;
     if (e.key === 'ArrowLeft') browseTo(k - 1);
     else if (e.key === 'ArrowRight') browseTo(k + 1);
-    else if (e.key === 'Home') browseTo(0);
+    else if (e.key === 'Home') browseTo(startPlies());
     else if (e.key === 'End' || e.key === 'Escape') browseTo(null);
     else return;
     e.preventDefault();
@@ -1017,6 +1124,19 @@
   });
   $('board').addEventListener('mouseleave', () => { if (hoverLine && hoverLine.move) setHoverLine(null); });
   $('ng-start').addEventListener('click', () => { saveSettings(); newGame(); });
+  $('ng-setup').addEventListener('click', setupOpen);
+  for (const b of document.querySelectorAll('#setup-bar [data-tool]')) {
+    b.addEventListener('click', () => { if (setup) { setup.tool = b.dataset.tool; render(); } });
+  }
+  $('setup-to-move').addEventListener('change', renderSetup);
+  $('setup-clear').addEventListener('click', () => { if (setup) { setup.stones.clear(); render(); } });
+  $('setup-done').addEventListener('click', () => { if (setup) setupDone(); });
+  $('setup-cancel').addEventListener('click', () => { setup = null; render(); });
+  // another board size while setting up: an empty board of that size
+  $('ng-size').addEventListener('change', () => {
+    const size = Number($('ng-size').value);
+    if (setup && setup.size !== size) { setup = { size, stones: new Map(), tool: setup.tool }; render(); }
+  });
   for (const id of ['ng-level', 'ng-time']) {
     $(id).addEventListener('change', () => {
       saveSettings();

@@ -52,6 +52,13 @@ pub enum GameError {
         /// The limit on this board.
         limit: usize,
     },
+    /// A set-up position already holds a winning line.
+    SetUpFive {
+        /// The winning line's points, in order.
+        line: Vec<String>,
+    },
+    /// A set-up position leaves no empty point.
+    SetUpFull,
 }
 
 /// The most passes a game may hold: one per point of the board. A pass only hands the move to
@@ -100,6 +107,17 @@ impl fmt::Display for GameError {
                     "move {move_number} '--': a game holds at most {limit} passes on this board"
                 )
             }
+            GameError::SetUpFive { line } => write!(
+                f,
+                "the position already holds a winning line ({}): there is no game left to play",
+                line.join(" ")
+            ),
+            GameError::SetUpFull => {
+                write!(
+                    f,
+                    "the position fills the board: there is no move left to play"
+                )
+            }
         }
     }
 }
@@ -118,6 +136,9 @@ pub struct Game {
     board: Board,
     results: Vec<Option<GameResult>>,
     redo: Vec<Pos>,
+    /// Plies of a set-up start position ([`Game::from_stones`]): they are not moves of the
+    /// game and cannot be undone.
+    start: usize,
 }
 
 impl Game {
@@ -130,6 +151,7 @@ impl Game {
             board: Board::new(size, rule)?,
             results: vec![None],
             redo: Vec::new(),
+            start: 0,
         })
     }
 
@@ -174,6 +196,74 @@ impl Game {
             g.results.push(None);
         }
         Ok(g)
+    }
+
+    /// A game from a set-up position: the stones of each colour, placed without game rules,
+    /// and the side to move. The stones are laid down alternately from Black, with passes
+    /// where one colour has run out (and one more when needed for `to_move`); those plies are
+    /// the game's start ([`Game::start_ply`]): [`Game::undo`] stops there.
+    ///
+    /// # Errors
+    /// Off-board points, a point given twice (or in both colours), a winning line already on
+    /// the board (the game would be over before it starts), a full board.
+    pub fn from_stones(
+        size: usize,
+        rule: Rule,
+        black: &[Pos],
+        white: &[Pos],
+        to_move: Color,
+    ) -> Result<Game, GameError> {
+        let mut seen = std::collections::HashSet::new();
+        for &p in black.iter().chain(white) {
+            let token = format_pos(p, size);
+            if !p.is_point() {
+                return Err(GameError::OffBoard { token });
+            }
+            if !seen.insert(p) {
+                return Err(GameError::Occupied {
+                    token,
+                    move_number: 0,
+                });
+            }
+        }
+        let mut moves = Vec::with_capacity(2 * black.len().max(white.len()) + 1);
+        let (mut b, mut w) = (black.iter(), white.iter());
+        let mut side = Color::Black;
+        loop {
+            let next = match side {
+                Color::Black => b.next(),
+                Color::White => w.next(),
+            };
+            match next {
+                Some(&p) => moves.push(p),
+                None if b.len() + w.len() == 0 => break,
+                None => moves.push(Pos::PASS),
+            }
+            side = side.opponent();
+        }
+        if side != to_move {
+            moves.push(Pos::PASS);
+        }
+        let mut g = Game::setup(size, rule, &moves)?;
+        for &p in black.iter().chain(white) {
+            if let Some(line) = g.board.winning_line(p) {
+                return Err(GameError::SetUpFive {
+                    line: line.iter().map(|&q| format_pos(q, size)).collect(),
+                });
+            }
+        }
+        if g.board.is_full() {
+            return Err(GameError::SetUpFull);
+        }
+        g.start = g.board.ply();
+        Ok(g)
+    }
+
+    /// The plies of the set-up start position (0 for a game from the empty board or from
+    /// moves): they cannot be undone.
+    #[must_use]
+    pub fn start_ply(&self) -> usize {
+        self.start
     }
 
     /// The board.
@@ -275,8 +365,12 @@ impl Game {
         Ok(())
     }
 
-    /// Takes back the last move (keeping it for [`Game::redo`]).
+    /// Takes back the last move (keeping it for [`Game::redo`]); `None` at the start (an empty
+    /// board, or a set-up position).
     pub fn undo(&mut self) -> Option<Pos> {
+        if self.board.ply() <= self.start {
+            return None;
+        }
         let p = self.board.undo()?;
         self.results.pop();
         self.redo.push(p);
@@ -302,6 +396,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::types::Cell;
 
     #[test]
     fn five_wins_and_ends_the_game() {
@@ -392,5 +487,107 @@ mod tests {
         let g =
             Game::from_position(15, Rule::Freestyle, "a1 b1 a2 b2 a3 b3 a5 b5 a6 b6 a4").unwrap();
         assert!(g.is_over());
+    }
+
+    fn pts(text: &str) -> Vec<Pos> {
+        parse_moves(text, 15).unwrap()
+    }
+
+    #[test]
+    fn a_set_up_position_places_the_stones_and_keeps_them() {
+        // (black, white, side to move) -> the plies laid down, the passes among them
+        let cases = [
+            ("h8 i9", "h9", Color::White, 3, 0),
+            ("h8 i9", "h9", Color::Black, 4, 1),
+            ("h8", "h9", Color::Black, 2, 0),
+            ("h8", "h9", Color::White, 3, 1),
+            ("h8 i8 j8 k8", "", Color::White, 7, 3),
+            ("", "h8 i8", Color::Black, 4, 2),
+            ("", "", Color::White, 1, 1),
+            ("", "", Color::Black, 0, 0),
+        ];
+        for (black, white, to_move, plies, passes) in cases {
+            let mut g =
+                Game::from_stones(15, Rule::Renju, &pts(black), &pts(white), to_move).unwrap();
+            let what = format!("{black} / {white} / {to_move:?}");
+            assert_eq!(g.board().to_move(), to_move, "{what}");
+            assert_eq!(g.start_ply(), plies, "{what}");
+            let moves = g.board().moves();
+            assert_eq!(
+                moves.iter().filter(|p| p.is_pass()).count(),
+                passes,
+                "{what}"
+            );
+            for (list, color) in [
+                (black, Cell::Stone(Color::Black)),
+                (white, Cell::Stone(Color::White)),
+            ] {
+                for p in pts(list) {
+                    assert_eq!(g.board().cell(p), color, "{what}: {}", format_pos(p, 15));
+                }
+            }
+            assert_eq!(g.board().stone_count(), pts(black).len() + pts(white).len());
+            assert!(!g.is_over());
+            // the start cannot be undone; the moves after it can
+            assert_eq!(g.undo(), None, "{what}");
+            let free = g.board().points().find(|&p| g.board().is_empty(p)).unwrap();
+            g.play(free).unwrap();
+            assert_eq!(g.undo(), Some(free));
+            assert_eq!(g.undo(), None);
+            assert_eq!(g.board().ply(), plies);
+        }
+    }
+
+    #[test]
+    fn a_set_up_position_may_hold_what_a_game_could_not() {
+        // under renju Black's double three is forbidden as a move, but a diagram may show it
+        let g = Game::from_stones(
+            15,
+            Rule::Renju,
+            &pts("h8 i8 h9 j10"),
+            &pts("a1 a2"),
+            Color::White,
+        )
+        .unwrap();
+        assert!(!g.is_over());
+        assert_eq!(g.start_ply(), 7);
+    }
+
+    #[test]
+    fn bad_set_up_positions_are_refused() {
+        let err = |b: &str, w: &str| {
+            Game::from_stones(15, Rule::Freestyle, &pts(b), &pts(w), Color::Black)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(err("h8 h8", ""), "'h8': the point is already occupied");
+        assert_eq!(err("h8", "i9 h8"), "'h8': the point is already occupied");
+        let five = err("a1 a2 a3 a4 a5", "c1");
+        assert!(
+            five.starts_with("the position already holds a winning line (a")
+                && ["a1", "a2", "a3", "a4", "a5"]
+                    .iter()
+                    .all(|p| five.contains(p)),
+            "{five}"
+        );
+        assert!(err("", "b1 c2 d3 e4 f5 g6").contains("winning line"));
+        assert!(err("--", "").contains("'--'"));
+        // exactly five wins under standard; six does not
+        let six = pts("a1 a2 a3 a4 a5 a6");
+        assert!(Game::from_stones(15, Rule::Standard, &six, &[], Color::White).is_ok());
+        // a full board
+        let all: Vec<Pos> = Board::new(5, Rule::Freestyle).unwrap().points().collect();
+        let (mut b, mut w) = (Vec::new(), Vec::new());
+        for p in all {
+            let (x, y) = (p.x(), p.y());
+            // columns in pairs of colours, shifted every row: no five anywhere
+            if ((x + 2 * y) / 2) % 2 == 0 {
+                b.push(p);
+            } else {
+                w.push(p);
+            }
+        }
+        let e = Game::from_stones(5, Rule::Freestyle, &b, &w, Color::Black).unwrap_err();
+        assert_eq!(e, GameError::SetUpFull, "{e}");
     }
 }

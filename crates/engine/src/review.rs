@@ -214,14 +214,16 @@ pub fn judge(
 /// Whether `game` has a move to judge (passes are not judged).
 #[must_use]
 pub fn has_moves(game: &Game) -> bool {
-    game.board().moves().iter().any(|p| p.is_point())
+    game.board().moves()[game.start_ply()..]
+        .iter()
+        .any(|p| p.is_point())
 }
 
-/// How many positions [`review_game`] searches: one per move, and the position after the
-/// last move unless the game is over.
+/// How many positions [`review_game`] searches: one per move (a set-up position's stones are
+/// not moves), and the position after the last move unless the game is over.
 #[must_use]
 pub fn positions(game: &Game) -> usize {
-    game.board().moves().len() + usize::from(game.result().is_none())
+    game.board().moves().len() - game.start_ply() + usize::from(game.result().is_none())
 }
 
 /// Reviews every move of `game` (its moves so far; undone moves are not part of it), searching
@@ -498,5 +500,42 @@ mod tests {
         let r = review(Rule::Freestyle, "", 2);
         assert!(r.complete);
         assert!(r.moves.is_empty());
+    }
+
+    #[test]
+    fn a_set_up_position_is_the_start_of_the_review() {
+        let pts = |t: &str| crate::notation::parse_moves(t, 15).unwrap();
+        let mut game =
+            Game::from_stones(15, Rule::Freestyle, &pts("h8 i9"), &pts("h9"), Color::White)
+                .unwrap();
+        assert!(!has_moves(&game));
+        assert_eq!(positions(&game), 1);
+        for p in pts("g7 j10 f6") {
+            game.play(p).unwrap();
+        }
+        assert!(has_moves(&game));
+        assert_eq!(positions(&game), 4);
+        let mut engine = Engine::new(EngineConfig {
+            hash_mb: 4,
+            threads: 1,
+        });
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        let mut seen = Vec::new();
+        let r = review_game(
+            &mut engine,
+            &game,
+            &limits,
+            &params(),
+            &AtomicBool::new(false),
+            &mut |p| seen.push(p.ply),
+        );
+        assert!(r.complete);
+        assert_eq!(seen, vec![6, 5, 4, 3]);
+        let plies: Vec<usize> = r.moves.iter().map(|m| m.ply).collect();
+        assert_eq!(plies, vec![3, 4, 5]);
+        assert_eq!(r.moves[0].color, Color::White);
     }
 }

@@ -133,6 +133,22 @@ pub struct NewGame {
     pub clock_ms: Option<u64>,
     /// Milliseconds added to a side's clock after each of its moves (with `clock_ms` only).
     pub increment_ms: Option<u64>,
+    /// Start from a set-up position (instead of `position` or `psq`).
+    pub setup: Option<SetUp>,
+}
+
+/// A position set up stone by stone: the start of a new game. Its stones are not moves of the
+/// game: they cannot be undone, and a review starts after them.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SetUp {
+    /// Black's stones (`h8` style or Gomocup `x,y`).
+    pub black: Vec<String>,
+    /// White's stones.
+    pub white: Vec<String>,
+    /// The side to move (default: Black when Black has no more stones than White, else
+    /// White).
+    pub to_move: Option<String>,
 }
 
 /// How a game opens.
@@ -516,6 +532,16 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 static NEXT_JOB: AtomicU64 = AtomicU64::new(1);
 static NEXT_SERIAL: AtomicU64 = AtomicU64::new(1);
 
+/// A point written `h8` style or as Gomocup's `x,y`.
+fn read_point(text: &str, size: usize) -> Result<Pos, gomoku_engine::NotationError> {
+    let text = text.trim();
+    if text.contains(',') {
+        parse_xy(text, size)
+    } else {
+        parse_pos(text, size)
+    }
+}
+
 fn parse_color(s: &str) -> Result<Color, ApiError> {
     match s.trim().to_ascii_lowercase().as_str() {
         "black" | "b" | "x" => Ok(Color::Black),
@@ -525,6 +551,23 @@ fn parse_color(s: &str) -> Result<Color, ApiError> {
             format!("'{s}': a colour is black or white"),
         )),
     }
+}
+
+/// The game of a set-up position; errors are 400 `bad_position`.
+fn set_up(size: usize, rule: Rule, req: &SetUp) -> Result<Game, ApiError> {
+    let bad = |e: String| ApiError::bad_request("bad_position", e);
+    let read = |list: &[String], color: &str| -> Result<Vec<Pos>, ApiError> {
+        list.iter()
+            .map(|t| read_point(t, size).map_err(|e| bad(format!("{color} stone: {e}"))))
+            .collect()
+    };
+    let (black, white) = (read(&req.black, "black")?, read(&req.white, "white")?);
+    let to_move = match &req.to_move {
+        Some(c) => parse_color(c)?,
+        None if black.len() > white.len() => Color::White,
+        None => Color::Black,
+    };
+    Game::from_stones(size, rule, &black, &white, to_move).map_err(|e| bad(e.to_string()))
 }
 
 fn check_time(ms: u64) -> Result<u64, ApiError> {
@@ -634,6 +677,9 @@ pub struct GameView {
     opening: Option<OpeningView>,
     /// What happened in the swap2 opening: the engine's reasons, the choices made.
     swap2_log: Vec<String>,
+    /// The plies of a set-up start position (0 without one): `moves` up to this number are
+    /// its stones (and passes), not moves of the game; they cannot be undone.
+    setup_plies: usize,
     /// The review of the game's moves: running, or done (only the moves still in the game).
     review: Option<ReviewView>,
     /// The last solve's answer, while the position is the one it was for.
@@ -942,6 +988,7 @@ impl Slot {
                 },
             }),
             swap2_log: self.swap2_log.clone(),
+            setup_plies: self.game.start_ply(),
             review: self.review_view(&board_moves),
             solution: self
                 .solution
@@ -1415,13 +1462,8 @@ impl Slot {
             None => {}
         }
         let size = self.size();
-        let text = req.point.trim();
-        let p = if text.contains(',') {
-            parse_xy(text, size)
-        } else {
-            parse_pos(text, size)
-        }
-        .map_err(|e| ApiError::bad_request("bad_move", e.to_string()))?;
+        let p = read_point(&req.point, size)
+            .map_err(|e| ApiError::bad_request("bad_move", e.to_string()))?;
         let name = format_pos(p, size);
         if !self.game.board().is_empty(p) {
             return Err(ApiError::conflict(
@@ -1531,10 +1573,12 @@ impl Slot {
                 return Err(ApiError::conflict("nothing_to_undo", "no move to undo"));
             }
             if ply <= self.opening_plies {
-                return Err(ApiError::conflict(
-                    "nothing_to_undo",
-                    "the swap2 opening cannot be taken back",
-                ));
+                let what = if self.game.start_ply() > 0 {
+                    "the set-up position's stones cannot be taken back"
+                } else {
+                    "the swap2 opening cannot be taken back"
+                };
+                return Err(ApiError::conflict("nothing_to_undo", what));
             }
             self.cancel_job();
             // the time of the turn under way is the side to move's, before it changes
@@ -2162,13 +2206,33 @@ impl Games {
             (total, inc) => Some(Clock::new(total, inc.unwrap_or(0)).map_err(bad)?),
         };
         let mut records: Vec<MoveRecord> = Vec::new();
-        let game = match (&req.position, &req.psq) {
-            (Some(_), Some(_)) => {
-                return Err(bad(
-                    "give either a position or a psq record, not both".into()
-                ))
+        let starts = [
+            req.position.is_some(),
+            req.psq.is_some(),
+            req.setup.is_some(),
+        ];
+        if starts.iter().filter(|&&given| given).count() > 1 {
+            return Err(bad(
+                "give one of a position, a psq record or a set-up position".into(),
+            ));
+        }
+        let game = match (&req.position, &req.psq, &req.setup) {
+            (_, _, Some(setup)) => {
+                let size = check_size(req.size.unwrap_or(15)).map_err(|e| bad(e.to_string()))?;
+                let g = set_up(size, rule, setup)?;
+                records = g
+                    .board()
+                    .moves()
+                    .iter()
+                    .map(|&p| MoveRecord {
+                        pos: p,
+                        ms: 0,
+                        engine: None,
+                    })
+                    .collect();
+                g
             }
-            (None, Some(text)) => {
+            (_, Some(text), None) => {
                 let rec = psq::parse(text).map_err(|e| ApiError::bad_request("bad_position", e))?;
                 if req.size.is_some_and(|s| s != rec.size) {
                     return Err(bad(format!(
@@ -2190,7 +2254,7 @@ impl Games {
                 }
                 g
             }
-            (pos, None) => {
+            (pos, None, None) => {
                 let size = check_size(req.size.unwrap_or(15)).map_err(|e| bad(e.to_string()))?;
                 let g = Game::from_position(size, rule, pos.as_deref().unwrap_or(""))
                     .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?;
@@ -2234,6 +2298,7 @@ impl Games {
                 )));
             }
         }
+        let start_ply = game.start_ply();
         let serial = NEXT_SERIAL.fetch_add(1, Ordering::Relaxed);
         let id = new_id(serial);
         let (tx, _) = broadcast::channel(256);
@@ -2257,8 +2322,8 @@ impl Games {
                 hint: None,
                 analyze: false,
                 analysis: None,
+                opening_plies: start_ply,
                 opening,
-                opening_plies: 0,
                 swap2_log: Vec::new(),
                 review: None,
                 solution: None,
@@ -2469,6 +2534,7 @@ mod tests {
             assert_eq!(r.running, reviewing, "the review runs as the slot's job");
             assert!(r.done <= r.total);
             for m in &r.moves {
+                assert!(m.number > v.setup_plies, "set-up stones are not judged");
                 assert_eq!(
                     taken.get(m.number - 1).copied(),
                     Some(m.played.as_str()),
@@ -2526,6 +2592,8 @@ mod tests {
         let board = s.game.board();
         assert_eq!(board.position_string(), v.position);
         assert_eq!(v.moves.len(), board.ply());
+        assert!(v.moves.len() >= v.setup_plies, "the set-up stones stay");
+        assert_eq!(v.setup_plies, s.game.start_ply());
     }
 
     proptest::proptest! {
@@ -2539,6 +2607,7 @@ mod tests {
             swap2 in proptest::bool::ANY,
             engine_first in proptest::bool::ANY,
             clocked in proptest::bool::ANY,
+            set_up in proptest::bool::ANY,
             actions in proptest::collection::vec(action(), 1..30),
         ) {
             let games = Games::new(ServerConfig {
@@ -2557,10 +2626,18 @@ mod tests {
                 // a second a side: some games are lost on time along the way
                 clock_ms: clocked.then_some(1_000),
                 increment_ms: clocked.then_some(50),
+                // a set-up start (not with swap2, which starts from an empty board)
+                setup: (set_up && !swap2).then(|| SetUp {
+                    black: vec!["e5".into(), "f6".into()],
+                    white: vec!["d4".into()],
+                    to_move: None,
+                }),
                 ..NewGame::default()
             };
+            let set_up = req.setup.is_some();
             let id = games.create(&req).expect("a new game").id;
             let slot = games.get(&id).expect("the game");
+            let start = lock(&slot).game.board().moves()[..if set_up { 3 } else { 0 }].to_vec();
             for a in actions {
                 if let Action::Wait(ms) = a {
                     std::thread::sleep(Duration::from_millis(u64::from(ms)));
@@ -2596,6 +2673,7 @@ mod tests {
                 if done.is_err() {
                     assert_eq!(s.game.board().position_string(), before, "a refused action changes nothing");
                 }
+                assert_eq!(&s.game.board().moves()[..start.len()], &start[..], "the set-up stones stay");
                 check(&mut s);
                 if matches!(a, Action::Stop) {
                     // let the stopped search hand in its result, as it does between two clicks
