@@ -2219,18 +2219,7 @@ impl Games {
         let game = match (&req.position, &req.psq, &req.setup) {
             (_, _, Some(setup)) => {
                 let size = check_size(req.size.unwrap_or(15)).map_err(|e| bad(e.to_string()))?;
-                let g = set_up(size, rule, setup)?;
-                records = g
-                    .board()
-                    .moves()
-                    .iter()
-                    .map(|&p| MoveRecord {
-                        pos: p,
-                        ms: 0,
-                        engine: None,
-                    })
-                    .collect();
-                g
+                set_up(size, rule, setup)?
             }
             (_, Some(text), None) => {
                 let rec = psq::parse(text).map_err(|e| ApiError::bad_request("bad_position", e))?;
@@ -2256,21 +2245,23 @@ impl Games {
             }
             (pos, None, None) => {
                 let size = check_size(req.size.unwrap_or(15)).map_err(|e| bad(e.to_string()))?;
-                let g = Game::from_position(size, rule, pos.as_deref().unwrap_or(""))
-                    .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?;
-                records = g
-                    .board()
-                    .moves()
-                    .iter()
-                    .map(|&p| MoveRecord {
-                        pos: p,
-                        ms: 0,
-                        engine: None,
-                    })
-                    .collect();
-                g
+                Game::from_position(size, rule, pos.as_deref().unwrap_or(""))
+                    .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?
             }
         };
+        if records.is_empty() {
+            // a position or a set-up start: moves without times or engine figures
+            records = game
+                .board()
+                .moves()
+                .iter()
+                .map(|&p| MoveRecord {
+                    pos: p,
+                    ms: 0,
+                    engine: None,
+                })
+                .collect();
+        }
         let players = [
             req.black.unwrap_or(Player::Person),
             req.white.unwrap_or(Player::Engine),
