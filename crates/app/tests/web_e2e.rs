@@ -915,6 +915,28 @@ async fn play_in_headless_chromium() {
         ),
     )
     .await;
+    // the board as a diagram, and back: a new game from the same stones
+    click(&c, "io-export-diagram").await;
+    wait_js(
+        &c,
+        "the diagram in the box",
+        "const t = document.querySelector('[data-testid=io-text]').value; \
+         return t.replace(/[\\[\\]]/g, ' ').includes(' 8  . . . . . . . X X X') && t.endsWith('to move: black\\n');",
+    )
+    .await;
+    let before = js(&c, "return sessionStorage.getItem('gomoku.game');").await;
+    click(&c, "io-import").await;
+    wait_js(
+        &c,
+        "the game from the diagram",
+        &format!(
+            "return {IDLE} && {MOVE_COUNT} === 1 && {stones} === 'h8:black h9:white i8:black j8:black' \
+             && document.querySelector('[data-testid=status]').dataset.toMove === 'black' \
+             && !!document.querySelector('[data-testid=setup-entry]') \
+             && sessionStorage.getItem('gomoku.game') !== {before};"
+        ),
+    )
+    .await;
 
     // 4. A short game to a result against the engine: an open four cannot be stopped.
     select(&c, "ng-mode", "person-engine").await;

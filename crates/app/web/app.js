@@ -209,7 +209,7 @@
   async function newGame(extra) {
     const body = Object.assign(settingsFromPanel(), extra || {});
     if (body.psq) delete body.size; // the record says the size
-    if (body.opening === 'swap2' && (body.psq || body.position || body.setup || body.black === body.white)) {
+    if (body.opening === 'swap2' && (body.psq || body.position || body.setup || body.diagram || body.black === body.white)) {
       body.opening = 'free'; // swap2 is for one person against the engine, from an empty board
     }
     try {
@@ -1153,20 +1153,25 @@
   }
 
   $('io-export-pos').addEventListener('click', () => { if (game) $('io-text').value = game.position; });
-  $('io-export-psq').addEventListener('click', async () => {
+  async function exportAs(format) {
     if (!game) return;
     try {
-      const resp = await fetch('/api/games/' + game.id + '/export?format=psq');
+      const resp = await fetch('/api/games/' + game.id + '/export?format=' + format);
       const text = await resp.text();
       if (!resp.ok) throw JSON.parse(text).error;
       $('io-text').value = text;
     } catch (e) { showError(e); }
-  });
+  }
+  $('io-export-psq').addEventListener('click', () => exportAs('psq'));
+  $('io-export-diagram').addEventListener('click', () => exportAs('diagram'));
   $('io-import').addEventListener('click', () => {
     const text = $('io-text').value.trim();
     if (!text) { showError({ code: 'empty' }); return; }
-    const isPsq = /^piskvorky/i.test(text);
-    newGame(isPsq ? { psq: text } : { position: text });
+    // a diagram: at least five rows of points (X, O, . and the like, row numbers, brackets)
+    const rows = text.split('\n').filter((l) => /^[\sXxOo.+\-_·●○#\[\]\d]*[XxOo.+\-_·●○#][\sXxOo.+\-_·●○#\[\]\d]*$/.test(l.trim()));
+    if (/^piskvorky/i.test(text)) newGame({ psq: text });
+    else if (rows.length >= 5) newGame({ diagram: text, size: undefined });
+    else newGame({ position: text });
   });
 
   setInterval(() => {

@@ -7,8 +7,11 @@
 //!
 //! A position string lists moves in play order, Black first, `--` for a pass, written either with
 //! spaces (`h8 i9 j10`) or without (`h8i9j10`).
+//!
+//! A diagram ([`parse_diagram`]) draws the board as text, a row per line from the top: `X` Black,
+//! `O` White, `.` empty, as [`Board::to_text`](crate::Board::to_text) prints it.
 
-use crate::types::{Pos, MAX_SIZE, MIN_SIZE};
+use crate::types::{Color, Pos, MAX_SIZE, MIN_SIZE};
 use std::fmt;
 
 /// Errors from parsing coordinates, position strings, sizes and rules.
@@ -32,6 +35,13 @@ pub enum NotationError {
     SizeOutOfRange(usize),
     /// A rule name that is not known.
     UnknownRule(String),
+    /// A board diagram that cannot be read.
+    Diagram {
+        /// 1-based line of the text (0 when about the whole diagram).
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 impl fmt::Display for NotationError {
@@ -51,6 +61,10 @@ impl fmt::Display for NotationError {
                 f,
                 "'{r}': unknown rule (expected freestyle, standard, renju, caro5 or caro6)"
             ),
+            NotationError::Diagram { line: 0, reason } => write!(f, "diagram: {reason}"),
+            NotationError::Diagram { line, reason } => {
+                write!(f, "diagram line {line}: {reason}")
+            }
         }
     }
 }
@@ -235,6 +249,129 @@ pub fn parse_moves(text: &str, size: usize) -> Result<Vec<Pos>, NotationError> {
         .collect()
 }
 
+/// A board read from a diagram: its size, the stones of each colour and, when the text says
+/// so, the side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagram {
+    /// Board size (the number of rows, each of as many points).
+    pub size: usize,
+    /// Black's stones, from the top row down, left to right.
+    pub black: Vec<Pos>,
+    /// White's stones, in the same order.
+    pub white: Vec<Pos>,
+    /// The side to move, from a line such as `to move: white`.
+    pub to_move: Option<Color>,
+}
+
+/// What a point of a diagram holds, if `c` draws a point.
+fn diagram_point(c: char) -> Option<Option<Color>> {
+    match c {
+        'X' | 'x' | '●' | '#' => Some(Some(Color::Black)),
+        'O' | 'o' | '○' => Some(Some(Color::White)),
+        '.' | '+' | '-' | '_' | '·' => Some(None),
+        _ => None,
+    }
+}
+
+/// Reads a board diagram: a row per line from the top, each point `X` (or `x`, `●`, `#`) for
+/// Black, `O` (or `o`, `○`) for White and `.` (or `+`, `-`, `_`, `·`) for an empty point,
+/// with or without spaces between points. Row numbers at either end of a row, the brackets
+/// marking the last move and lines of column letters or other words are skipped, so the
+/// output of `gomoku position` reads back; a line `to move: black` (or `white`) gives the side
+/// to move. The board is square: as many rows as points in a row.
+///
+/// # Errors
+/// A row of another length than the first, a point that is not one of those above, no rows,
+/// a size out of range.
+pub fn parse_diagram(text: &str) -> Result<Diagram, NotationError> {
+    let mut rows: Vec<(usize, Vec<Option<Color>>)> = Vec::new();
+    let mut to_move = None;
+    for (n, line) in text.lines().enumerate() {
+        let lower = line.trim().to_ascii_lowercase();
+        if let Some(rest) = lower.strip_prefix("to move:") {
+            let word = rest.split_whitespace().next().unwrap_or("");
+            to_move = match word {
+                "black" => Some(Color::Black),
+                "white" => Some(Color::White),
+                _ => {
+                    return Err(NotationError::Diagram {
+                        line: n + 1,
+                        reason: format!("'{word}': the side to move is black or white"),
+                    })
+                }
+            };
+            continue;
+        }
+        // the row numbers at the ends, and the brackets around the last move
+        let body = line
+            .trim()
+            .trim_matches(|c: char| c.is_ascii_digit() || c.is_whitespace())
+            .replace(['[', ']'], " ");
+        let points: Vec<char> = body.chars().filter(|c| !c.is_whitespace()).collect();
+        // a line of column letters or of words is not a row: a row has no letter other than
+        // the stones' x and o, and at least one point
+        if points.is_empty()
+            || points
+                .iter()
+                .any(|&c| c.is_alphabetic() && diagram_point(c).is_none())
+        {
+            continue;
+        }
+        let row = points
+            .iter()
+            .map(|&c| {
+                diagram_point(c).ok_or_else(|| NotationError::Diagram {
+                    line: n + 1,
+                    reason: format!("'{c}' is not a point (X, O or .)"),
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if let Some((_, first)) = rows.first() {
+            if row.len() != first.len() {
+                return Err(NotationError::Diagram {
+                    line: n + 1,
+                    reason: format!(
+                        "a row of {} points, where the first row has {}",
+                        row.len(),
+                        first.len()
+                    ),
+                });
+            }
+        }
+        rows.push((n + 1, row));
+    }
+    let Some((_, first)) = rows.first() else {
+        return Err(NotationError::Diagram {
+            line: 0,
+            reason: "no rows of points (X, O or .)".to_string(),
+        });
+    };
+    let size = rows.len();
+    if first.len() != size {
+        return Err(NotationError::Diagram {
+            line: 0,
+            reason: format!("{size} rows of {} points: a board is square", first.len()),
+        });
+    }
+    check_size(size)?;
+    let (mut black, mut white) = (Vec::new(), Vec::new());
+    for (y, (_, row)) in rows.iter().enumerate() {
+        for (x, point) in row.iter().enumerate() {
+            match point {
+                Some(Color::Black) => black.push(Pos::new(x, y)),
+                Some(Color::White) => white.push(Pos::new(x, y)),
+                None => {}
+            }
+        }
+    }
+    Ok(Diagram {
+        size,
+        black,
+        white,
+        to_move,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,5 +416,86 @@ mod tests {
         assert!(parse_xy("a,b", 15).is_err());
         assert!(parse_xy("1,2,3", 15).is_err());
         assert!(check_size(4).is_err() && check_size(23).is_err() && check_size(20).is_ok());
+    }
+
+    #[test]
+    fn diagrams_read_back_what_the_board_prints() {
+        use crate::{Board, Rule};
+        for (size, moves) in [(15, "h8 i9 j10 h9 --"), (5, "a1 e5 c3"), (22, "a1 v22 k11")] {
+            let mut b = Board::new(size, Rule::Renju).unwrap();
+            for p in parse_moves(moves, size).unwrap() {
+                if p.is_pass() {
+                    b.pass();
+                } else {
+                    b.play(p);
+                }
+            }
+            let d = parse_diagram(&b.to_text(&[])).unwrap();
+            assert_eq!(d.size, size);
+            let mut want_black: Vec<Pos> = b
+                .points()
+                .filter(|&p| b.cell(p) == crate::Cell::Stone(Color::Black))
+                .collect();
+            let mut want_white: Vec<Pos> = b
+                .points()
+                .filter(|&p| b.cell(p) == crate::Cell::Stone(Color::White))
+                .collect();
+            let (mut black, mut white) = (d.black.clone(), d.white.clone());
+            for v in [&mut want_black, &mut want_white, &mut black, &mut white] {
+                v.sort_by_key(|p| p.index());
+            }
+            assert_eq!((black, white), (want_black, want_white), "{moves}");
+            assert_eq!(d.to_move, None);
+        }
+    }
+
+    #[test]
+    fn diagrams_in_other_hands() {
+        // text -> (size, black, white, side to move)
+        let cases: &[(&str, usize, &str, &str, Option<Color>)] = &[
+            (".....\n.....\n..X..\n.O...\n.....", 5, "c3", "b2", None),
+            ("x o . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . +", 5, "a5", "b5", None),
+            ("  a b c d e\n5 ● ○ · · · 5\n4 · · · · · 4\n3 · ·[●]· · 3\n2 · · · · · 2\n1 · · · · · 1\n  a b c d e\nto move: White (O)",
+             5, "a5 c3", "b5", Some(Color::White)),
+            ("rule: renju\n-----\n-----\n--#--\n-----\n----O\n", 5, "c3", "e1", None),
+        ];
+        for &(text, size, black, white, to_move) in cases {
+            let d = parse_diagram(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(d.size, size, "{text}");
+            assert_eq!(format_moves(&d.black, size), black, "{text}");
+            assert_eq!(format_moves(&d.white, size), white, "{text}");
+            assert_eq!(d.to_move, to_move, "{text}");
+        }
+    }
+
+    #[test]
+    fn bad_diagrams_say_where() {
+        let cases = [
+            ("", "diagram: no rows of points (X, O or .)"),
+            ("h8 i9", "diagram: no rows of points (X, O or .)"),
+            (
+                ".....\n....\n",
+                "diagram line 2: a row of 4 points, where the first row has 5",
+            ),
+            (
+                "....\n....\n....\n....\n....",
+                "diagram: 5 rows of 4 points: a board is square",
+            ),
+            (
+                "....\n....\n....\n....",
+                "board size 4 is out of range (5 to 22)",
+            ),
+            (
+                ".....\n..?..\n",
+                "diagram line 2: '?' is not a point (X, O or .)",
+            ),
+            (
+                "to move: red\n.....",
+                "diagram line 1: 'red': the side to move is black or white",
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(parse_diagram(text).unwrap_err().to_string(), want, "{text}");
+        }
     }
 }

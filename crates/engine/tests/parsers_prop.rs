@@ -258,7 +258,9 @@ fn assert_names_token(e: &NotationError, text: &str) {
             );
             assert!(msg.contains(token.as_str()), "{msg}");
         }
-        NotationError::SizeOutOfRange(_) | NotationError::UnknownRule(_) => {}
+        NotationError::SizeOutOfRange(_)
+        | NotationError::UnknownRule(_)
+        | NotationError::Diagram { .. } => {}
     }
 }
 
@@ -439,5 +441,59 @@ proptest! {
         // blanks around the parts do not matter
         let roomy = format!("  {}\t", line.replace(' ', "  "));
         prop_assert_eq!(Record::parse(&roomy), Ok(want));
+    }
+
+    /// Any text is read as a diagram or refused with a message, never a panic; what is read
+    /// is a board in range with stones on it only once.
+    #[test]
+    fn parse_diagram_is_total(lines in prop::collection::vec(prop_oneof![
+        noise(),
+        "[XO. ]{0,30}",
+        "[0-9]{0,2} [xo.+\\[\\]]{5,22} [0-9]{0,2}",
+    ], 0..25)) {
+        let text = lines.join("\n");
+        match gomoku_engine::notation::parse_diagram(&text) {
+            Ok(d) => {
+                prop_assert!((MIN_SIZE..=MAX_SIZE).contains(&d.size));
+                let mut all: Vec<Pos> = d.black.iter().chain(&d.white).copied().collect();
+                for &p in &all {
+                    assert_on_board(p, d.size);
+                }
+                let n = all.len();
+                all.sort_by_key(|p| p.index());
+                all.dedup();
+                prop_assert_eq!(all.len(), n);
+            }
+            Err(e) => prop_assert!(!e.to_string().is_empty()),
+        }
+    }
+
+    /// A board drawn as text reads back as the same stones.
+    #[test]
+    fn a_board_drawn_reads_back(size in size(), picks in prop::collection::vec((any::<Index>(), any::<bool>()), 0..40)) {
+        let mut board = gomoku_engine::Board::new(size, Rule::Freestyle).unwrap();
+        let (mut black, mut white) = (Vec::new(), Vec::new());
+        for (i, is_black) in picks {
+            let points: Vec<Pos> = board.points().filter(|&p| board.is_empty(p)).collect();
+            if points.is_empty() {
+                break;
+            }
+            let p = points[i.index(points.len())];
+            if (board.to_move() == gomoku_engine::Color::Black) != is_black {
+                board.pass();
+            }
+            board.play(p);
+            if is_black { black.push(p) } else { white.push(p) }
+        }
+        let d = gomoku_engine::notation::parse_diagram(&board.to_text(&[])).unwrap();
+        for v in [&mut black, &mut white] {
+            v.sort_by_key(|p| p.index());
+        }
+        let (mut b, mut w) = (d.black, d.white);
+        b.sort_by_key(|p| p.index());
+        w.sort_by_key(|p| p.index());
+        prop_assert_eq!(d.size, size);
+        prop_assert_eq!(b, black);
+        prop_assert_eq!(w, white);
     }
 }

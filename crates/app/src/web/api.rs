@@ -216,10 +216,11 @@ pub(super) async fn export(
     let (text, ext) = match q.format.as_deref().unwrap_or("position") {
         "position" | "pos" | "text" => (s.position() + "\n", "txt"),
         "psq" => (s.psq()?, "psq"),
+        "diagram" => (s.diagram(), "txt"),
         other => {
             return Err(ApiError::bad_request(
                 "bad_request",
-                format!("'{other}': the export format is position or psq"),
+                format!("'{other}': the export format is position, psq or diagram"),
             ))
         }
     };

@@ -135,6 +135,9 @@ pub struct NewGame {
     pub increment_ms: Option<u64>,
     /// Start from a set-up position (instead of `position` or `psq`).
     pub setup: Option<SetUp>,
+    /// Start from a board diagram (`X` Black, `O` White, `.` empty, a row per line from the
+    /// top, as `gomoku position` prints it); a set-up position like `setup`.
+    pub diagram: Option<String>,
 }
 
 /// A position set up stone by stone: the start of a new game. Its stones are not moves of the
@@ -562,12 +565,26 @@ fn set_up(size: usize, rule: Rule, req: &SetUp) -> Result<Game, ApiError> {
             .collect()
     };
     let (black, white) = (read(&req.black, "black")?, read(&req.white, "white")?);
-    let to_move = match &req.to_move {
-        Some(c) => parse_color(c)?,
-        None if black.len() > white.len() => Color::White,
-        None => Color::Black,
-    };
-    Game::from_stones(size, rule, &black, &white, to_move).map_err(|e| bad(e.to_string()))
+    let to_move = req.to_move.as_deref().map(parse_color).transpose()?;
+    from_stones(size, rule, &black, &white, to_move)
+}
+
+/// The game of these stones, with this side to move (by default Black when Black has no more
+/// stones than White, else White); errors are 400 `bad_position`.
+fn from_stones(
+    size: usize,
+    rule: Rule,
+    black: &[Pos],
+    white: &[Pos],
+    to_move: Option<Color>,
+) -> Result<Game, ApiError> {
+    let to_move = to_move.unwrap_or(if black.len() > white.len() {
+        Color::White
+    } else {
+        Color::Black
+    });
+    Game::from_stones(size, rule, black, white, to_move)
+        .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))
 }
 
 fn check_time(ms: u64) -> Result<u64, ApiError> {
@@ -2025,6 +2042,17 @@ impl Slot {
         self.game.board().position_string()
     }
 
+    /// The board as a diagram (as `gomoku position` draws it), with the side to move.
+    #[must_use]
+    pub fn diagram(&self) -> String {
+        let board = self.game.board();
+        let to_move = match board.to_move() {
+            Color::Black => "black",
+            Color::White => "white",
+        };
+        format!("{}to move: {to_move}\n", board.to_text(&[]))
+    }
+
     /// The game as a Piskvork `.psq` record.
     ///
     /// # Errors
@@ -2210,13 +2238,27 @@ impl Games {
             req.position.is_some(),
             req.psq.is_some(),
             req.setup.is_some(),
+            req.diagram.is_some(),
         ];
         if starts.iter().filter(|&&given| given).count() > 1 {
             return Err(bad(
-                "give one of a position, a psq record or a set-up position".into(),
+                "give one of a position, a psq record, a set-up position or a diagram".into(),
             ));
         }
         let game = match (&req.position, &req.psq, &req.setup) {
+            _ if req.diagram.is_some() => {
+                let text = req.diagram.as_deref().unwrap_or_default();
+                let d = gomoku_engine::notation::parse_diagram(text)
+                    .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?;
+                if req.size.is_some_and(|s| s != d.size) {
+                    return Err(bad(format!(
+                        "size {} differs from the diagram's {}",
+                        req.size.unwrap_or(0),
+                        d.size
+                    )));
+                }
+                from_stones(d.size, rule, &d.black, &d.white, d.to_move)?
+            }
             (_, _, Some(setup)) => {
                 let size = check_size(req.size.unwrap_or(15)).map_err(|e| bad(e.to_string()))?;
                 set_up(size, rule, setup)?
