@@ -2046,11 +2046,7 @@ impl Slot {
     #[must_use]
     pub fn diagram(&self) -> String {
         let board = self.game.board();
-        let to_move = match board.to_move() {
-            Color::Black => "black",
-            Color::White => "white",
-        };
-        format!("{}to move: {to_move}\n", board.to_text(&[]))
+        format!("{}to move: {}\n", board.to_text(&[]), board.to_move())
     }
 
     /// The game as a Piskvork `.psq` record.
@@ -2245,9 +2241,8 @@ impl Games {
                 "give one of a position, a psq record, a set-up position or a diagram".into(),
             ));
         }
-        let game = match (&req.position, &req.psq, &req.setup) {
-            _ if req.diagram.is_some() => {
-                let text = req.diagram.as_deref().unwrap_or_default();
+        let game = match (&req.position, &req.psq, &req.setup, &req.diagram) {
+            (_, _, _, Some(text)) => {
                 let d = gomoku_engine::notation::parse_diagram(text)
                     .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?;
                 if req.size.is_some_and(|s| s != d.size) {
@@ -2259,11 +2254,11 @@ impl Games {
                 }
                 from_stones(d.size, rule, &d.black, &d.white, d.to_move)?
             }
-            (_, _, Some(setup)) => {
+            (_, _, Some(setup), None) => {
                 let size = check_size(req.size.unwrap_or(15)).map_err(|e| bad(e.to_string()))?;
                 set_up(size, rule, setup)?
             }
-            (_, Some(text), None) => {
+            (_, Some(text), None, None) => {
                 let rec = psq::parse(text).map_err(|e| ApiError::bad_request("bad_position", e))?;
                 if req.size.is_some_and(|s| s != rec.size) {
                     return Err(bad(format!(
@@ -2285,7 +2280,7 @@ impl Games {
                 }
                 g
             }
-            (pos, None, None) => {
+            (pos, None, None, None) => {
                 let size = check_size(req.size.unwrap_or(15)).map_err(|e| bad(e.to_string()))?;
                 Game::from_position(size, rule, pos.as_deref().unwrap_or(""))
                     .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?
