@@ -1,11 +1,13 @@
 //! Shared pieces of the study commands (`analyze`, `think`, `match`, `play`, and later `solve`):
 //! choosing the search and evaluator by flags, and reading a position from the command line.
 
+use crate::cli::BoardArgs;
 use anyhow::{anyhow, bail, Context, Result};
-use gomoku_engine::notation::format_pos;
+use gomoku_engine::notation::{format_pos, parse_diagram, parse_moves};
 use gomoku_engine::search::SearchParams;
 use gomoku_engine::study::{EvalKind, SearchKind, Searcher, SearcherSpec};
-use gomoku_engine::{EngineConfig, Game, GameResult, Rule};
+use gomoku_engine::{EngineConfig, Game, GameResult};
+use std::path::PathBuf;
 
 /// Flags that choose the search and the evaluator. Add them to a command with
 /// `#[command(flatten)]`.
@@ -128,21 +130,68 @@ pub fn parse_eval(s: &str) -> Result<EvalKind, String> {
         .map_err(|e: gomoku_engine::study::SpecError| e.to_string())
 }
 
-/// Reads the moves given on the command line as a game (game rules apply: a five ends it) or,
-/// with `diagram`, as stones placed without rules.
+/// The `--board FILE` flag of the commands that take a position. Add it with
+/// `#[command(flatten)]` beside [`crate::cli::BoardArgs`].
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct BoardFile {
+    /// Start from the board diagram in FILE (`-` for standard input), as `gomoku position`
+    /// prints it.
+    ///
+    /// A row of points per line, X for Black, O for White and . for empty, with an optional
+    /// line `to move: white` (else Black moves when the counts are equal). The diagram gives
+    /// the board size; the moves given are played from its position, whose stones cannot be
+    /// undone.
+    #[arg(long = "board", value_name = "FILE", conflicts_with = "size")]
+    pub path: Option<PathBuf>,
+}
+
+/// The position a command starts from: the stones of the diagram file, if any (see
+/// [`BoardFile`]), then the moves given on the command line as a game (game rules apply: a
+/// five ends it) or, with `diagram`, as stones placed without rules.
 ///
 /// # Errors
-/// A malformed point, an occupied point, a move after the end of the game.
-pub fn load_position(size: usize, rule: Rule, moves: &[String], diagram: bool) -> Result<Game> {
+/// An unreadable or malformed diagram file, or one with a five already on the board; a
+/// malformed point, an occupied point, a move after the end of the game; `diagram` with a
+/// file.
+pub fn load_position(
+    board: BoardArgs,
+    file: &BoardFile,
+    moves: &[String],
+    diagram: bool,
+) -> Result<Game> {
     let text = moves.join(" ");
-    let game = if diagram {
-        let moves = gomoku_engine::notation::parse_moves(&text, size)
-            .with_context(|| format!("reading the position '{text}'"))?;
-        Game::setup(size, rule, &moves)
-    } else {
-        Game::from_position(size, rule, &text)
+    let Some(path) = &file.path else {
+        let (size, rule) = (board.size, board.rule);
+        let game = if diagram {
+            let moves = gomoku_engine::notation::parse_moves(&text, size)
+                .with_context(|| format!("reading the position '{text}'"))?;
+            Game::setup(size, rule, &moves)
+        } else {
+            Game::from_position(size, rule, &text)
+        };
+        return game.with_context(|| format!("reading the position '{text}'"));
     };
-    game.with_context(|| format!("reading the position '{text}'"))
+    if diagram {
+        bail!("--diagram reads the moves as a whole position: it cannot follow --board");
+    }
+    let (contents, from) = if path.as_os_str() == "-" {
+        let text = std::io::read_to_string(std::io::stdin())
+            .context("reading the board diagram from standard input")?;
+        (text, "the board diagram on standard input".to_string())
+    } else {
+        let from = format!("the board file {}", path.display());
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {from}"))?;
+        (text, from)
+    };
+    let d = parse_diagram(&contents).with_context(|| from.clone())?;
+    let mut game = Game::from_diagram(board.rule, &d).with_context(|| from.clone())?;
+    let list = parse_moves(&text, d.size)
+        .with_context(|| format!("reading the moves '{text}' after {from}"))?;
+    for (n, &p) in list.iter().enumerate() {
+        game.play(p)
+            .with_context(|| format!("move {} after {from}", n + 1))?;
+    }
+    Ok(game)
 }
 
 /// Like [`load_position`], and refuses positions with nothing to search (game over, full board).
@@ -150,12 +199,12 @@ pub fn load_position(size: usize, rule: Rule, moves: &[String], diagram: bool) -
 /// # Errors
 /// See [`load_position`]; a finished game; a full board.
 pub fn searchable_position(
-    size: usize,
-    rule: Rule,
+    board: BoardArgs,
+    file: &BoardFile,
     moves: &[String],
     diagram: bool,
 ) -> Result<Game> {
-    let game = load_position(size, rule, moves, diagram)?;
+    let game = load_position(board, file, moves, diagram)?;
     if game.is_over() {
         bail!("the game is already over: nothing to search");
     }

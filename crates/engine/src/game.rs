@@ -1,7 +1,7 @@
 //! A game: a board plus the game-level rules (results, renju fouls, no moves after the end).
 
 use crate::board::{Board, ForbiddenKind, MoveError};
-use crate::notation::{format_pos, parse_moves, tokenize, NotationError};
+use crate::notation::{format_pos, parse_moves, tokenize, Diagram, NotationError};
 use crate::types::{Color, Pos, Rule};
 use std::fmt;
 
@@ -257,6 +257,16 @@ impl Game {
         }
         g.start = g.board.ply();
         Ok(g)
+    }
+
+    /// A game from a board diagram ([`crate::notation::parse_diagram`]): its stones are a
+    /// set-up position ([`Game::from_stones`]) with the side to move the diagram names, or
+    /// the usual one for its stone counts.
+    ///
+    /// # Errors
+    /// As [`Game::from_stones`].
+    pub fn from_diagram(rule: Rule, d: &Diagram) -> Result<Game, GameError> {
+        Game::from_stones(d.size, rule, &d.black, &d.white, d.side_to_move())
     }
 
     /// The plies of the set-up start position (0 for a game from the empty board or from
@@ -536,6 +546,37 @@ mod tests {
             assert_eq!(g.undo(), None);
             assert_eq!(g.board().ply(), plies);
         }
+    }
+
+    #[test]
+    fn a_diagram_is_a_set_up_position_with_its_side_to_move() {
+        // (the first two rows of a 5x5 diagram, the line naming the side to move, the side to
+        // move): the one named, else the one the stone counts give
+        let cases = [
+            ("X . . . .\n. O . . .\n", "", Color::Black),
+            ("X . . . .\n. . . . .\n", "", Color::White),
+            ("X . . . .\n. O . . .\n", "to move: white\n", Color::White),
+            (". . . . .\n. O . . .\n", "", Color::Black),
+            (". . . . .\n. . . . .\n", "", Color::Black),
+            (". O O . .\n. . . . X\n", "to move: black\n", Color::Black),
+        ];
+        for (rows, named, to_move) in cases {
+            let text = format!("{rows}{}{named}", ". . . . .\n".repeat(3));
+            let d = crate::notation::parse_diagram(&text).unwrap();
+            assert_eq!(d.size, 5, "{text}");
+            assert_eq!(d.side_to_move(), to_move, "{text}");
+            let g = Game::from_diagram(Rule::Freestyle, &d).unwrap();
+            assert_eq!(g.board().to_move(), to_move, "{text}");
+            assert_eq!(g.board().stone_count(), d.black.len() + d.white.len());
+            assert_eq!(g.board().to_text(&[]).matches('X').count(), d.black.len());
+            assert_eq!(g.board().to_text(&[]).matches('O').count(), d.white.len());
+        }
+        let five = format!("X X X X X\n{}", ". . . . .\n".repeat(4));
+        let d = crate::notation::parse_diagram(&five).unwrap();
+        assert!(matches!(
+            Game::from_diagram(Rule::Standard, &d),
+            Err(GameError::SetUpFive { .. })
+        ));
     }
 
     #[test]

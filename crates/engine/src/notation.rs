@@ -92,6 +92,10 @@ pub fn format_pos(p: Pos, size: usize) -> String {
     if !p.is_point() {
         return "none".to_string();
     }
+    if p.x() >= size || p.y() >= size {
+        // a point of a larger board: the coordinates, rather than a row that does not exist
+        return format_xy(p);
+    }
     let col = (b'a' + p.x() as u8) as char;
     format!("{col}{}", size - p.y())
 }
@@ -263,6 +267,27 @@ pub struct Diagram {
     pub to_move: Option<Color>,
 }
 
+impl Diagram {
+    /// The side to move: the one the diagram names, else the usual one for its stone counts
+    /// ([`side_to_move`]).
+    #[must_use]
+    pub fn side_to_move(&self) -> Color {
+        self.to_move
+            .unwrap_or_else(|| side_to_move(self.black.len(), self.white.len()))
+    }
+}
+
+/// The side to move after Black's and White's stones were played in turn from Black: White
+/// when Black has more stones, else Black.
+#[must_use]
+pub fn side_to_move(black: usize, white: usize) -> Color {
+    if black > white {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
 /// What a point of a diagram holds, if `c` draws a point.
 fn diagram_point(c: char) -> Option<Option<Color>> {
     match c {
@@ -385,6 +410,9 @@ mod tests {
         assert_eq!(format_xy(parse_pos("a15", 15).unwrap()), "0,0");
         assert_eq!(parse_xy("7,7", 15).unwrap(), p);
         assert_eq!(format_pos(parse_pos("V22", 22).unwrap(), 22), "v22");
+        // a point of a larger board is named by its coordinates, not by a row that wraps
+        assert_eq!(format_pos(parse_pos("b6", 15).unwrap(), 7), "1,9");
+        assert_eq!(format_pos(parse_pos("o8", 15).unwrap(), 7), "14,7");
     }
 
     #[test]

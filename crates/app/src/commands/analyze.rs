@@ -20,6 +20,9 @@ pub struct Args {
     /// Rule and board size.
     #[command(flatten)]
     pub board: crate::cli::BoardArgs,
+    /// A board diagram to start from.
+    #[command(flatten)]
+    pub start: crate::study::BoardFile,
     /// Search to this nominal depth (default 4, minimax 3, when no --time-ms is given).
     #[arg(long)]
     pub depth: Option<i32>,
@@ -201,7 +204,7 @@ fn ratio(a: u64, b: u64) -> Option<f64> {
 /// # Errors
 /// Bad moves, a finished game, a full board, impossible flag combinations.
 pub fn run(args: &Args) -> Result<()> {
-    let game = searchable_position(args.board.size, args.board.rule, &args.moves, args.diagram)?;
+    let game = searchable_position(args.board, &args.start, &args.moves, args.diagram)?;
     let board = game.board();
     if args.threads == 0 {
         bail!("--threads must be at least 1");

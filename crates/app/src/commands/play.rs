@@ -17,6 +17,9 @@ pub struct Args {
     /// Rule and board size.
     #[command(flatten)]
     pub board: crate::cli::BoardArgs,
+    /// A board diagram to start from.
+    #[command(flatten)]
+    pub start: crate::study::BoardFile,
     /// The colour you play: black (moves first) or white.
     #[arg(long, default_value = "black", value_parser = parse_color)]
     pub color: Color,
@@ -168,7 +171,15 @@ pub fn run(args: &Args) -> Result<()> {
             bail!("--depth must be at least 1");
         }
     }
-    let mut game = load_position(args.board.size, args.board.rule, &args.moves, false)?;
+    if args
+        .start
+        .path
+        .as_ref()
+        .is_some_and(|p| p.as_os_str() == "-")
+    {
+        bail!("play reads your moves from standard input: give --board a file");
+    }
+    let mut game = load_position(args.board, &args.start, &args.moves, false)?;
     let start_len = game.board().moves().len();
     let initial = game.clone();
     let (_, searcher) = args.components.build(args.hash_mb, 1, &[])?;
@@ -181,7 +192,7 @@ pub fn run(args: &Args) -> Result<()> {
         },
     };
     let human = args.color;
-    let size = args.board.size;
+    let size = game.board().size();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();

@@ -12,6 +12,9 @@ pub struct Args {
     /// Rule and board size.
     #[command(flatten)]
     pub board: crate::cli::BoardArgs,
+    /// A board diagram to start from.
+    #[command(flatten)]
+    pub start: crate::study::BoardFile,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -33,8 +36,10 @@ pub struct PositionJson {
     pub rule: &'static str,
     /// `black` or `white`.
     pub to_move: &'static str,
-    /// Moves played (passes included).
+    /// Moves played (passes included), the set-up plies among them.
     pub moves: usize,
+    /// Plies of the set-up start position (`--board`; passes included), 0 without one.
+    pub setup_plies: usize,
     /// `null`, `"draw"` or `{"winner": .., "line": [..]}`.
     pub result: serde_json::Value,
     /// Renju forbidden points of Black.
@@ -55,7 +60,7 @@ pub struct ForbiddenJson {
 /// # Errors
 /// The first bad token, with the reason.
 pub fn build_game(args: &Args) -> Result<Game> {
-    crate::study::load_position(args.board.size, args.board.rule, &args.moves, args.diagram)
+    crate::study::load_position(args.board, &args.start, &args.moves, args.diagram)
 }
 
 fn result_json(size: usize, r: Option<&GameResult>) -> serde_json::Value {
@@ -88,6 +93,7 @@ pub fn run(args: &Args) -> Result<()> {
             rule: board.rule().name(),
             to_move: board.to_move().name(),
             moves: board.ply(),
+            setup_plies: game.start_ply(),
             result: result_json(size, game.result()),
             forbidden: forbidden
                 .iter()
@@ -112,10 +118,19 @@ pub fn run(args: &Args) -> Result<()> {
         })
         .collect();
     print!("{}", board.to_text(&marks));
+    let setup = if game.start_ply() > 0 {
+        let stones = board.moves()[..game.start_ply()]
+            .iter()
+            .filter(|p| !p.is_pass())
+            .count();
+        format!(" (after a set-up position of {stones} stones)")
+    } else {
+        String::new()
+    };
     println!(
-        "rule: {}  size: {size}x{size}  moves: {}",
+        "rule: {}  size: {size}x{size}  moves: {}{setup}",
         board.rule(),
-        board.ply()
+        board.ply() - game.start_ply()
     );
     let to_move = board.to_move();
     println!(

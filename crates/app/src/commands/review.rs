@@ -84,7 +84,12 @@ struct ReviewJson {
 /// Reads the game to review from the arguments.
 fn load_game(args: &Args) -> Result<Game> {
     let Some(file) = &args.psq else {
-        return crate::study::load_position(args.board.size, args.board.rule, &args.moves, false);
+        return crate::study::load_position(
+            args.board,
+            &crate::study::BoardFile::default(),
+            &args.moves,
+            false,
+        );
     };
     if !args.moves.is_empty() {
         bail!("give either --psq or moves, not both");

@@ -13,6 +13,9 @@ pub struct Args {
     /// Rule and board size.
     #[command(flatten)]
     pub board: crate::cli::BoardArgs,
+    /// A board diagram to start from.
+    #[command(flatten)]
+    pub start: crate::study::BoardFile,
     /// Time for the move in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub time_ms: u64,
@@ -78,12 +81,8 @@ struct ThinkJson {
 /// # Errors
 /// Bad moves, a finished game or a full board.
 pub fn run(args: &Args) -> Result<()> {
-    let game = crate::study::searchable_position(
-        args.board.size,
-        args.board.rule,
-        &args.moves,
-        args.diagram,
-    )?;
+    let game =
+        crate::study::searchable_position(args.board, &args.start, &args.moves, args.diagram)?;
     let board = game.board();
     if args.threads == 0 {
         bail!("--threads must be at least 1");

@@ -12,7 +12,7 @@ use super::opening::{Choice, Next, Opening, Stage};
 use super::psq;
 use crate::commands::review as review_cmd;
 use crate::pbrain::swap2;
-use gomoku_engine::notation::{check_size, format_pos, parse_pos, parse_xy};
+use gomoku_engine::notation::{self, check_size, format_pos, parse_pos, parse_xy};
 use gomoku_engine::review::{review_game, Review, ReviewParams};
 use gomoku_engine::search::{format_score, moves_to_result, RootMove};
 use gomoku_engine::solver::{SolveLimits, SolveTask, Solver};
@@ -566,25 +566,8 @@ fn set_up(size: usize, rule: Rule, req: &SetUp) -> Result<Game, ApiError> {
     };
     let (black, white) = (read(&req.black, "black")?, read(&req.white, "white")?);
     let to_move = req.to_move.as_deref().map(parse_color).transpose()?;
-    from_stones(size, rule, &black, &white, to_move)
-}
-
-/// The game of these stones, with this side to move (by default Black when Black has no more
-/// stones than White, else White); errors are 400 `bad_position`.
-fn from_stones(
-    size: usize,
-    rule: Rule,
-    black: &[Pos],
-    white: &[Pos],
-    to_move: Option<Color>,
-) -> Result<Game, ApiError> {
-    let to_move = to_move.unwrap_or(if black.len() > white.len() {
-        Color::White
-    } else {
-        Color::Black
-    });
-    Game::from_stones(size, rule, black, white, to_move)
-        .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))
+    let to_move = to_move.unwrap_or_else(|| notation::side_to_move(black.len(), white.len()));
+    Game::from_stones(size, rule, &black, &white, to_move).map_err(|e| bad(e.to_string()))
 }
 
 fn check_time(ms: u64) -> Result<u64, ApiError> {
@@ -2243,7 +2226,7 @@ impl Games {
         }
         let game = match (&req.position, &req.psq, &req.setup, &req.diagram) {
             (_, _, _, Some(text)) => {
-                let d = gomoku_engine::notation::parse_diagram(text)
+                let d = notation::parse_diagram(text)
                     .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?;
                 if req.size.is_some_and(|s| s != d.size) {
                     return Err(bad(format!(
@@ -2252,7 +2235,8 @@ impl Games {
                         d.size
                     )));
                 }
-                from_stones(d.size, rule, &d.black, &d.white, d.to_move)?
+                Game::from_diagram(rule, &d)
+                    .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?
             }
             (_, _, Some(setup), None) => {
                 let size = check_size(req.size.unwrap_or(15)).map_err(|e| bad(e.to_string()))?;
