@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod cli;
+pub mod clock;
 pub mod commands;
 pub mod pbrain;
 #[cfg(test)]

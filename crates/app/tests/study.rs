@@ -619,6 +619,113 @@ mod play {
     fn bad_flags_fail_clearly() {
         assert_fails_with(&gomoku(&["play", "--color", "green"]), "green");
         assert_fails_with(&gomoku(&["play", "h8", "q99"]), "q99");
+        assert_fails_with(
+            &gomoku(&["play", "--clock-ms", "10"]),
+            "a clock of 10 ms a side is out of range",
+        );
+        assert_fails_with(
+            &gomoku(&["play", "--clock-ms", "60000", "--increment-ms", "60001"]),
+            "an increment of 60001 ms is out of range",
+        );
+        assert_fails_with(
+            &gomoku(&["play", "--increment-ms", "500"]),
+            "--increment-ms needs a game clock (--clock-ms)",
+        );
+    }
+
+    /// The clock lines (`clock: black 0:59.9  white 1:00.0`) as (black, white) pairs.
+    fn clock_lines(out: &str) -> Vec<(String, String)> {
+        out.lines()
+            .filter_map(|l| l.strip_prefix("clock: black "))
+            .map(|rest| {
+                let (b, w) = rest.split_once("  white ").expect("both sides");
+                (b.to_string(), w.to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_clock_takes_each_move_its_time_and_gives_the_increment() {
+        let out = play(
+            &["--clock-ms", "60000", "--increment-ms", "5000"],
+            "h8\nresult\nquit\n",
+        );
+        assert!(
+            out.contains("a clock of 1:00.0 a side + 0:05.0 a move"),
+            "{out}"
+        );
+        let lines = clock_lines(&out);
+        assert_eq!(lines[0], ("1:00.0".into(), "1:00.0".into()), "{out}");
+        // after h8 and the engine's answer: each side took a moment (under 5 s) and got 5 s
+        let ms = |t: &str| -> u64 {
+            let (m, s) = t.split_once(':').expect("m:ss.t");
+            let (s, tenths) = s.split_once('.').expect("tenths");
+            let num = |x: &str| x.parse::<u64>().expect("a number");
+            num(m) * 60_000 + num(s) * 1000 + num(tenths) * 100
+        };
+        let (b, w) = &lines[1];
+        for t in [b, w] {
+            assert!((60_100..=65_000).contains(&ms(t)), "{t}: {out}");
+        }
+        assert!(out.contains("no result yet, black to move"), "{out}");
+        assert_eq!(lines.len(), 3, "the result shows the clock too: {out}");
+    }
+
+    #[test]
+    fn a_move_after_the_time_ran_out_loses_on_time() {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gomoku"))
+            .args([
+                "play",
+                "--search",
+                "greedy",
+                "--depth",
+                "1",
+                "--clock-ms",
+                "1000",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("binary runs");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(b"h8\n").expect("write");
+        stdin.flush().expect("flush");
+        // two seconds to think over the next move: more than the clock had left
+        std::thread::sleep(std::time::Duration::from_millis(2000));
+        stdin
+            .write_all(b"i9\nundo\nresult\nnew\nquit\n")
+            .expect("write");
+        drop(stdin);
+        let o = child.wait_with_output().expect("binary ends");
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        let lost = "white wins on time: black's time ran out";
+        assert!(out.contains(&format!("game over: {lost}")), "{out}");
+        assert!(
+            out.contains("the game was lost on time: it cannot be taken back"),
+            "{out}"
+        );
+        assert_eq!(
+            out.matches(lost).count(),
+            2,
+            "and the result says so: {out}"
+        );
+        let lines = clock_lines(&out);
+        assert_eq!(lines[lines.len() - 2].0, "0:00.0", "{out}");
+        // a new game starts with the whole clock again
+        assert_eq!(
+            lines.last(),
+            Some(&("0:01.0".to_string(), "0:01.0".to_string())),
+            "{out}"
+        );
+        // i9 was not played: the last board before the new game holds h8 and the answer only
+        let before_new = out.split("new game").next().expect("text");
+        let last_board = before_new
+            .rsplit("    a b c d e f g h i j k l m n o")
+            .nth(1)
+            .expect("a board");
+        assert_eq!(last_board.matches('X').count(), 1, "{last_board}");
     }
 }
 

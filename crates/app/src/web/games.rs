@@ -6,10 +6,10 @@
 //! non-blocking work (never across an `.await`, never during a search). The order is always
 //! map, then slot.
 
-use super::clock::{Clock, ClockView};
 use super::error::ApiError;
 use super::opening::{Choice, Next, Opening, Stage};
 use super::psq;
+use crate::clock::{Clock, ClockView};
 use crate::commands::review as review_cmd;
 use crate::pbrain::swap2;
 use gomoku_engine::notation::{self, check_size, format_pos, parse_pos, parse_xy};

@@ -22,7 +22,6 @@
 
 mod api;
 mod assets;
-pub mod clock;
 pub mod error;
 pub mod games;
 pub mod opening;

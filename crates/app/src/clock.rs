@@ -1,5 +1,5 @@
-//! A game clock for the web board: time left per side, an optional increment after each move
-//! (Fischer), and the loss of the side whose time runs out.
+//! A game clock for the web board and the terminal `play`: time left per side, an optional
+//! increment after each move (Fischer), and the loss of the side whose time runs out.
 //!
 //! The clock only keeps the times; the game decides when it runs (the side to move's, while
 //! the game goes on and no swap2 opening is under way) and passes in the time used.
@@ -38,14 +38,14 @@ impl Clock {
     pub fn new(total_ms: u64, increment_ms: u64) -> Result<Clock, String> {
         if !CLOCK_RANGE_MS.contains(&total_ms) {
             return Err(format!(
-                "clock_ms {total_ms} is out of range ({} to {}, or 0 for no clock)",
+                "a clock of {total_ms} ms a side is out of range ({} to {} ms, or 0 for none)",
                 CLOCK_RANGE_MS.start(),
                 CLOCK_RANGE_MS.end()
             ));
         }
         if increment_ms > MAX_INCREMENT_MS {
             return Err(format!(
-                "increment_ms {increment_ms} is out of range (0 to {MAX_INCREMENT_MS})"
+                "an increment of {increment_ms} ms is out of range (0 to {MAX_INCREMENT_MS} ms)"
             ));
         }
         Ok(Clock {
@@ -108,6 +108,18 @@ impl Clock {
     }
 }
 
+/// A time as the terminal shows it: `m:ss.t` (tenths of a second), `h:mm:ss` from an
+/// hour on.
+#[must_use]
+pub fn format_ms(ms: u64) -> String {
+    let (s, tenths) = (ms / 1000, (ms % 1000) / 100);
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
+    } else {
+        format!("{}:{:02}.{tenths}", s / 60, s % 60)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,7 +137,9 @@ mod tests {
             assert_eq!(Clock::new(total, inc).is_ok(), ok, "{total} {inc}");
         }
         let e = Clock::new(10, 0).unwrap_err();
-        assert!(e.contains("clock_ms 10"), "{e}");
+        assert!(e.contains("a clock of 10 ms a side"), "{e}");
+        let e = Clock::new(60_000, 60_001).unwrap_err();
+        assert!(e.contains("an increment of 60001 ms"), "{e}");
     }
 
     #[test]
@@ -144,6 +158,21 @@ mod tests {
         );
         let v = c.view(None);
         assert_eq!((v.black_ms, v.white_ms, v.running), (9_000, 6_000, None));
+    }
+
+    #[test]
+    fn times_read_as_minutes_seconds_and_tenths() {
+        for (ms, text) in [
+            (0, "0:00.0"),
+            (99, "0:00.0"),
+            (1_950, "0:01.9"),
+            (61_000, "1:01.0"),
+            (3_599_999, "59:59.9"),
+            (3_600_000, "1:00:00"),
+            (3 * 60 * 60 * 1000, "3:00:00"),
+        ] {
+            assert_eq!(format_ms(ms), text, "{ms}");
+        }
     }
 
     #[test]
