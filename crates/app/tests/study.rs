@@ -882,6 +882,36 @@ to move: black
     }
 
     #[test]
+    fn review_judges_the_moves_after_the_diagram() {
+        let first = gomoku(&["position", "h8", "i9", "h9", "i10", "h10"]);
+        let (_dir, path) = openings_file("board.txt", &stdout(&first));
+        let path = path.to_str().expect("utf-8 path");
+        // White ignores Black's three; Black makes an open four, White blocks one end
+        let v = json(&gomoku(&[
+            "review", "--json", "--depth", "4", "--board", path, "a1", "h11", "h12", "h7",
+        ]));
+        let moves = v["moves"].as_array().expect("the judged moves");
+        let got: Vec<(u64, &str)> = moves
+            .iter()
+            .map(|m| {
+                (
+                    m["number"].as_u64().expect("a number"),
+                    m["move"].as_str().expect("a move"),
+                )
+            })
+            .collect();
+        // the set-up's five stones (and no pass) are not judged; the game's moves are
+        // numbered on from them
+        assert_eq!(got, [(6, "a1"), (7, "h11"), (8, "h12"), (9, "h7")], "{v}");
+        assert_eq!(
+            moves[0]["verdict"], "blunder",
+            "a1 lets the three through: {v}"
+        );
+        let o = gomoku(&["review", "--board", path, "--psq", path]);
+        assert_fails_with(&o, "give either --psq or --board, not both");
+    }
+
+    #[test]
     fn bad_diagrams_and_flags_fail_clearly() {
         let (_dir, ragged) = openings_file("ragged.txt", "X . .\n. O\n. . .\n");
         let ragged = ragged.to_str().expect("utf-8 path");

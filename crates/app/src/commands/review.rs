@@ -17,6 +17,9 @@ pub struct Args {
     /// Rule and board size.
     #[command(flatten)]
     pub board: crate::cli::BoardArgs,
+    /// A board diagram to start from: the moves given are the game played from it.
+    #[command(flatten)]
+    pub start: crate::study::BoardFile,
     /// Time for each position in milliseconds.
     #[arg(long, default_value_t = 500)]
     pub time_ms: u64,
@@ -84,13 +87,11 @@ struct ReviewJson {
 /// Reads the game to review from the arguments.
 fn load_game(args: &Args) -> Result<Game> {
     let Some(file) = &args.psq else {
-        return crate::study::load_position(
-            args.board,
-            &crate::study::BoardFile::default(),
-            &args.moves,
-            false,
-        );
+        return crate::study::load_position(args.board, &args.start, &args.moves, false);
     };
+    if args.start.path.is_some() {
+        bail!("give either --psq or --board, not both");
+    }
     if !args.moves.is_empty() {
         bail!("give either --psq or moves, not both");
     }
