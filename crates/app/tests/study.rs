@@ -633,6 +633,102 @@ mod play {
         );
     }
 
+    /// The stones of the last board drawn: (black, white).
+    fn last_stones(out: &str) -> (usize, usize) {
+        let board = out
+            .rsplit("    a b c d e f g h i j k l m n o")
+            .nth(1)
+            .expect("a board");
+        (board.matches('X').count(), board.matches('O').count())
+    }
+
+    #[test]
+    fn swap2_you_choose_white_after_the_engine_three_and_undo_stops_at_the_opening() {
+        let out = play(
+            &["--swap2", "--color", "white"],
+            "hint\nwhite\na1\nundo\nundo\nquit\n",
+        );
+        assert!(
+            out.contains("a swap2 opening: the engine puts down the first three stones"),
+            "{out}"
+        );
+        let three = out
+            .lines()
+            .find_map(|l| l.strip_prefix("engine puts down "))
+            .expect("the engine's three stones");
+        assert_eq!(three.split(' ').count(), 3, "{out}");
+        assert!(out.contains("swap2: black, white or more> "), "{out}");
+        assert!(out.contains("no hints in the swap2 opening"), "{out}");
+        assert!(
+            out.contains("swap2: you took white: you play white"),
+            "{out}"
+        );
+        // a1 and the engine's answer are taken back; the opening's stones stay
+        assert!(out.contains("engine plays "), "{out}");
+        assert_eq!(out.matches("nothing to undo").count(), 1, "{out}");
+        assert_eq!(last_stones(&out), (2, 1), "{out}");
+    }
+
+    #[test]
+    fn swap2_you_put_down_two_more_and_the_engine_chooses() {
+        let out = play(&["--swap2", "--color", "white"], "more\na1\na2\nquit\n");
+        assert!(
+            out.contains("swap2: you will put down two more stones"),
+            "{out}"
+        );
+        assert!(out.contains("swap2: stone 4 (white)> "), "{out}");
+        assert!(out.contains("swap2: stone 5 (black)> "), "{out}");
+        // the engine takes Black (you play White's 6th stone) or stays White and plays it
+        let took_black = out.contains("swap2: the engine took black: you play white");
+        let took_white = out.contains("swap2: the engine took white: you play black");
+        assert!(took_black != took_white, "{out}");
+        assert!(out.contains("your move> "), "{out}");
+        assert_eq!(
+            last_stones(&out),
+            if took_black { (3, 2) } else { (3, 3) },
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn swap2_you_put_down_three_and_undo_takes_back_a_stone_of_the_stage() {
+        let out = play(
+            &["--swap2"],
+            "undo\nh8\nundo\nh8\nh8\nblack\nh9\nj7\nquit\n",
+        );
+        assert!(
+            out.contains("a swap2 opening: you put down the first three stones"),
+            "{out}"
+        );
+        assert!(
+            out.contains("nothing to undo in this stage of the opening"),
+            "{out}"
+        );
+        assert!(out.contains("cannot put a stone there"), "h8 twice: {out}");
+        assert!(
+            out.contains("there is no choice to make now"),
+            "black while stones go down: {out}"
+        );
+        assert!(
+            out.contains("swap2: stone 3 (black)> "),
+            "the stones went down in turn: {out}"
+        );
+        // the engine then takes a colour (and moves if it stays White) or adds two stones
+        assert!(
+            out.contains("swap2: the engine took ")
+                || out.contains("swap2: the engine put down two more stones"),
+            "{out}"
+        );
+        let (b, w) = last_stones(&out);
+        assert!(b + w >= 3, "{out}");
+        for bad in [
+            vec!["play", "--swap2", "h8"],
+            vec!["play", "--swap2", "--board", "x"],
+        ] {
+            assert_fails_with(&gomoku(&bad), "a swap2 opening starts from the empty board");
+        }
+    }
+
     /// The clock lines (`clock: black 0:59.9  white 1:00.0`) as (black, white) pairs.
     fn clock_lines(out: &str) -> Vec<(String, String)> {
         out.lines()

@@ -1,10 +1,14 @@
 //! `gomoku play`: a game against the engine in the terminal. The board is redrawn after every
 //! move; moves are typed as `h8`; `undo`, `hint`, `result`, `review`, `new`, `help` and `quit`
 //! do what they say. With `--clock-ms` the game has a clock, and the side whose time runs out
-//! loses. Reads standard input line by line, so it also works with piped input.
+//! loses; with `--swap2` it opens with swap2 (`black`, `white` or `more` to choose). Reads
+//! standard input line by line, so it also works with piped input.
 
 use crate::clock::{format_ms, Clock};
+use crate::pbrain::swap2;
 use crate::study::{load_position, ComponentArgs};
+use crate::web::games::Player;
+use crate::web::opening::{Choice, Next, Opening, Stage};
 use anyhow::{bail, Result};
 use gomoku_engine::notation::{format_pos, parse_pos};
 use gomoku_engine::search::format_score;
@@ -45,6 +49,11 @@ pub struct Args {
     /// Milliseconds added to a side's clock after each of its moves (with --clock-ms).
     #[arg(long)]
     pub increment_ms: Option<u64>,
+    /// Open the game with swap2: you put down the first three stones with --color black (the
+    /// default), the engine does with --color white; the colours are then chosen as the rule
+    /// says. Starts from the empty board.
+    #[arg(long)]
+    pub swap2: bool,
     /// Moves played before the game starts, Black first.
     #[arg(allow_hyphen_values = true)]
     pub moves: Vec<String>,
@@ -61,7 +70,8 @@ pub fn parse_color(s: &str) -> Result<Color, String> {
 
 const HELP: &str = "commands: a point like h8 to play there, undo (takes back your last move \
 and the engine's answer), hint (the engine's suggestion for you), result, review (every move \
-of the game judged by the engine), new, help, quit";
+of the game judged by the engine), new, help, quit; in a swap2 opening, black, white or more \
+to choose";
 
 fn result_text(game: &Game) -> String {
     match game.result() {
@@ -230,6 +240,401 @@ fn review(game: &Game, args: &Args, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
+/// What the loop does after a line of input.
+enum Flow {
+    Go,
+    Quit,
+}
+
+/// A terminal game: the position, who plays which colour, the clock and the swap2 opening.
+struct Table<'a> {
+    args: &'a Args,
+    game: Game,
+    /// The game `new` starts again from.
+    initial: Game,
+    /// Moves (and set-up plies) that `undo` does not take back: the start position's, and
+    /// the stones of a swap2 opening once it is over.
+    start_len: usize,
+    /// Your colour (tentative while a swap2 opening goes on).
+    human: Color,
+    engine: Opponent,
+    timer: Option<Timer>,
+    /// The side that lost on time.
+    timed_out: Option<Color>,
+    /// The swap2 opening under way.
+    opening: Option<Opening>,
+    /// Varies the engine's swap2 openings from game to game.
+    seed: u64,
+}
+
+impl Table<'_> {
+    fn size(&self) -> usize {
+        self.game.board().size()
+    }
+
+    fn over(&self) -> bool {
+        self.game.is_over() || self.timed_out.is_some()
+    }
+
+    /// Back to the start: the position, the clock and the opening.
+    fn restart(&mut self) {
+        self.game = self.initial.clone();
+        self.start_len = self.game.board().moves().len();
+        self.timed_out = None;
+        if let Some(t) = &mut self.timer {
+            t.clock = t.initial.clone();
+            t.turn = Instant::now();
+        }
+        if self.args.swap2 {
+            self.opening = Some(Opening::new(first_player(self.args.color)));
+            self.human = self.args.color;
+            self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    /// The clock's line under the board, while the game goes on (none in the opening).
+    fn show_clock(&self, out: &mut impl Write) -> Result<()> {
+        if let (Some(t), None) = (&self.timer, &self.opening) {
+            let running = (!self.over()).then(|| self.game.board().to_move());
+            writeln!(out, "{}", t.line(running))?;
+        }
+        Ok(())
+    }
+
+    /// What the person is asked for in the opening.
+    fn opening_prompt(&self, o: &Opening) -> String {
+        match o.stage {
+            Stage::Three | Stage::Five => format!(
+                "swap2: stone {} ({})> ",
+                self.game.board().stone_count() + 1,
+                self.game.board().to_move()
+            ),
+            Stage::Choice3 => "swap2: black, white or more> ".to_string(),
+            Stage::Choice5 => "swap2: black or white> ".to_string(),
+        }
+    }
+
+    /// Tells the person what the opening's new stage asks of them.
+    fn explain(&self, o: &Opening, out: &mut impl Write) -> Result<()> {
+        if o.actor() != Player::Person {
+            return Ok(());
+        }
+        let text = match o.stage {
+            Stage::Three => {
+                "swap2: put down three stones (black, white, black); then the engine \
+                             chooses its colour or adds two stones"
+            }
+            Stage::Five => {
+                "swap2: put down two more stones (white, black); then the engine chooses"
+            }
+            Stage::Choice3 => {
+                "swap2: choose black (the engine plays White's next move), white \
+                               (you play the 4th stone) or more (you put down two more stones \
+                               and the engine chooses)"
+            }
+            Stage::Choice5 => {
+                "swap2: choose black (the engine plays White's next move) or white \
+                               (you play the 6th stone)"
+            }
+        };
+        writeln!(out, "{text}")?;
+        Ok(())
+    }
+
+    /// Where a choice or the engine's answer leads: the next stage, or the colours settled.
+    fn advance(&mut self, actor: Player, next: Next, out: &mut impl Write) -> Result<()> {
+        let who = if actor == Player::Engine {
+            "the engine"
+        } else {
+            "you"
+        };
+        match next {
+            Next::Stage(stage) => {
+                let Some(o) = &mut self.opening else {
+                    return Ok(());
+                };
+                o.stage = stage;
+                let o = o.clone();
+                match stage {
+                    Stage::Five => writeln!(out, "swap2: {who} will put down two more stones")?,
+                    Stage::Choice5 if actor == Player::Engine => {
+                        writeln!(out, "swap2: the engine put down two more stones")?;
+                    }
+                    _ => {}
+                }
+                self.explain(&o, out)?;
+            }
+            Next::Done { black } => {
+                self.human = if black == Player::Person {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let took = if black == actor { "black" } else { "white" };
+                writeln!(out, "swap2: {who} took {took}: you play {}", self.human)?;
+                self.opening = None;
+                self.start_len = self.game.board().moves().len();
+                if let Some(t) = &mut self.timer {
+                    t.turn = Instant::now();
+                }
+                self.show_clock(out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The engine's turn in the opening: three stones, a colour, or two more stones.
+    fn engine_opening(&mut self, o: &Opening, out: &mut impl Write) -> Result<()> {
+        let board = self.game.board().clone();
+        let stop = AtomicBool::new(false);
+        let mut note = |_: String| {};
+        let mut cx = swap2::Context {
+            searcher: self.engine.searcher.as_mut(),
+            limits: Limits {
+                depth: self.args.depth,
+                ..Limits::default()
+            },
+            // the choice is worth more than one move
+            time_ms: Some(self.args.time_ms.saturating_mul(3)),
+            stop: &stop,
+            seed: self.seed,
+            note: &mut note,
+        };
+        let answer = swap2::decide(&mut cx, &board);
+        let Some((stones, next)) = o.engine_answer(&board, &answer) else {
+            bail!("the engine found no answer in the swap2 opening");
+        };
+        let size = self.size();
+        if !stones.is_empty() {
+            let names: Vec<String> = stones.iter().map(|&p| format_pos(p, size)).collect();
+            writeln!(out, "engine puts down {}", names.join(" "))?;
+            for p in stones {
+                self.game.play(p)?;
+            }
+            draw(&mut self.game, out)?;
+        }
+        self.advance(Player::Engine, next, out)
+    }
+
+    /// The engine's move in the game.
+    fn engine_move(&mut self, out: &mut impl Write) -> Result<()> {
+        let me = self.game.board().to_move();
+        let left = self
+            .timer
+            .as_ref()
+            .map(|t| t.clock.left(me).saturating_sub(t.used()));
+        let (m, info) = self.engine.think(&self.game, left);
+        if self.timer.as_mut().is_some_and(|t| !t.charge(me, true)) {
+            self.timed_out = Some(me);
+            writeln!(out, "game over: {}", lost_on_time(me))?;
+            return Ok(());
+        }
+        if !m.is_point() {
+            writeln!(out, "the engine found no move")?;
+        } else if self.game.play(m).is_ok() {
+            writeln!(out, "engine plays {} ({info})", format_pos(m, self.size()))?;
+            draw(&mut self.game, out)?;
+            self.show_clock(out)?;
+        }
+        if self.game.is_over() {
+            writeln!(out, "game over: {}", result_text(&self.game))?;
+        }
+        Ok(())
+    }
+
+    /// Whether the engine acts now (moves, or decides in the opening).
+    fn engine_to_act(&self) -> bool {
+        match &self.opening {
+            Some(o) => o.actor() == Player::Engine,
+            None => {
+                !self.over()
+                    && self.game.board().to_move() != self.human
+                    && !self.game.board().is_full()
+            }
+        }
+    }
+
+    fn prompt(&self) -> String {
+        match &self.opening {
+            Some(o) => self.opening_prompt(o),
+            None if self.over() => "game over: undo, review, new or quit> ".to_string(),
+            None => "your move> ".to_string(),
+        }
+    }
+
+    fn undo(&mut self, out: &mut impl Write) -> Result<()> {
+        if let Some(o) = &self.opening {
+            // in the opening, only the stones of the stage under way, one at a time
+            if o.placing() && self.game.board().stone_count() > o.stage_start() {
+                self.game.undo();
+                draw(&mut self.game, out)?;
+            } else {
+                writeln!(
+                    out,
+                    "nothing to undo in this stage of the opening (new starts again)"
+                )?;
+            }
+            return Ok(());
+        }
+        if self.timed_out.is_some() {
+            writeln!(out, "the game was lost on time: it cannot be taken back")?;
+            return Ok(());
+        }
+        if self.game.board().moves().len() <= self.start_len {
+            writeln!(out, "nothing to undo")?;
+            return Ok(());
+        }
+        // the turn under way takes its time so far, without the increment
+        let me = self.game.board().to_move();
+        if !self.game.is_over() && self.timer.as_mut().is_some_and(|t| !t.charge(me, false)) {
+            self.timed_out = Some(me);
+            writeln!(out, "game over: {}", lost_on_time(me))?;
+            return Ok(());
+        }
+        self.game.undo();
+        // back to a position where it is your turn
+        if self.game.board().to_move() != self.human
+            && self.game.board().moves().len() > self.start_len
+        {
+            self.game.undo();
+        }
+        if let Some(t) = &mut self.timer {
+            t.turn = Instant::now();
+        }
+        draw(&mut self.game, out)?;
+        self.show_clock(out)
+    }
+
+    /// A choice word in the opening.
+    fn choose(&mut self, o: &Opening, c: Choice, out: &mut impl Write) -> Result<()> {
+        match o.choose(c) {
+            Ok(next) => self.advance(Player::Person, next, out),
+            Err(e) => {
+                writeln!(out, "{e}")?;
+                Ok(())
+            }
+        }
+    }
+
+    /// A point typed by the person: a stone of the opening or a move of the game.
+    fn point(&mut self, p: Pos, out: &mut impl Write) -> Result<()> {
+        if let Some(o) = self.opening.clone() {
+            if !o.placing() {
+                writeln!(out, "choose first: {}", o.choices().join(", "))?;
+                return Ok(());
+            }
+            match self.game.play(p) {
+                Ok(_) => {
+                    draw(&mut self.game, out)?;
+                    let mut o = o;
+                    let before = o.stage;
+                    o.after_stone(self.game.board().stone_count());
+                    if o.stage != before {
+                        let next = Next::Stage(o.stage);
+                        return self.advance(Player::Person, next, out);
+                    }
+                }
+                Err(e) => writeln!(out, "cannot put a stone there: {e}")?,
+            }
+            return Ok(());
+        }
+        let human = self.human;
+        // a move after the time ran out loses on time, whatever the move
+        if let Some(t) = &mut self.timer {
+            if t.clock.is_out(human, t.used()) {
+                t.clock.run_out(human);
+                self.timed_out = Some(human);
+                writeln!(out, "game over: {}", lost_on_time(human))?;
+                return Ok(());
+            }
+        }
+        match self.game.play(p) {
+            Ok(_) => {
+                if let Some(t) = &mut self.timer {
+                    t.charge(human, true);
+                }
+                draw(&mut self.game, out)?;
+                if self.game.is_over() {
+                    writeln!(out, "game over: {}", result_text(&self.game))?;
+                }
+            }
+            Err(e) => writeln!(out, "cannot play there: {e}")?,
+        }
+        Ok(())
+    }
+
+    /// One line of input.
+    fn command(&mut self, cmd: &str, out: &mut impl Write) -> Result<Flow> {
+        let choice = match cmd {
+            "black" | "b" => Some(Choice::Black),
+            "white" | "w" => Some(Choice::White),
+            "more" | "m" => Some(Choice::More),
+            _ => None,
+        };
+        match cmd {
+            "" => {}
+            "quit" | "exit" | "q" => return Ok(Flow::Quit),
+            "help" | "?" => writeln!(out, "{HELP}")?,
+            "result" => {
+                if self.opening.is_some() {
+                    writeln!(out, "the swap2 opening is under way")?;
+                } else {
+                    writeln!(out, "{}", outcome(&self.game, self.timed_out))?;
+                    self.show_clock(out)?;
+                }
+            }
+            "review" => review(&self.game, self.args, out)?,
+            "new" => {
+                self.restart();
+                writeln!(out, "new game")?;
+                draw(&mut self.game, out)?;
+                if let Some(o) = self.opening.clone() {
+                    self.explain(&o, out)?;
+                }
+                self.show_clock(out)?;
+            }
+            "undo" => self.undo(out)?,
+            "hint" => {
+                if self.opening.is_some() {
+                    writeln!(out, "no hints in the swap2 opening")?;
+                } else if self.over() {
+                    writeln!(out, "the game is over")?;
+                } else {
+                    let (m, info) = self.engine.think(&self.game, None);
+                    writeln!(out, "hint: {} ({info})", format_pos(m, self.size()))?;
+                }
+            }
+            _ if choice.is_some() && self.opening.is_some() => {
+                if let (Some(c), Some(o)) = (choice, self.opening.clone()) {
+                    self.choose(&o, c, out)?;
+                }
+            }
+            _ if self.over() => {
+                writeln!(
+                    out,
+                    "the game is over: {}",
+                    outcome(&self.game, self.timed_out)
+                )?;
+            }
+            _ => match parse_pos(cmd, self.size()) {
+                Ok(p) if p.is_point() => self.point(p, out)?,
+                Ok(_) => writeln!(out, "passing is not allowed here")?,
+                Err(e) => writeln!(out, "{e} ({HELP})")?,
+            },
+        }
+        Ok(Flow::Go)
+    }
+}
+
+/// Who puts down the first three stones of a swap2 opening: you when you asked for Black.
+fn first_player(color: Color) -> Player {
+    if color == Color::Black {
+        Player::Person
+    } else {
+        Player::Engine
+    }
+}
+
 /// Runs the command.
 ///
 /// # Errors
@@ -248,37 +653,47 @@ pub fn run(args: &Args) -> Result<()> {
     {
         bail!("play reads your moves from standard input: give --board a file");
     }
-    let mut game = load_position(args.board, &args.start, &args.moves, false)?;
+    if args.swap2 && (args.start.path.is_some() || !args.moves.is_empty()) {
+        bail!("a swap2 opening starts from the empty board: no moves or --board with --swap2");
+    }
+    let game = load_position(args.board, &args.start, &args.moves, false)?;
     let clock = match (args.clock_ms, args.increment_ms) {
         (0, Some(_)) => bail!("--increment-ms needs a game clock (--clock-ms)"),
         (0, None) => None,
         (total, inc) => Some(Clock::new(total, inc.unwrap_or(0)).map_err(anyhow::Error::msg)?),
     };
-    let mut timer = clock.map(|clock| Timer {
-        initial: clock.clone(),
-        clock,
-        turn: Instant::now(),
-    });
-    // the side that lost on time
-    let mut timed_out: Option<Color> = None;
-    let start_len = game.board().moves().len();
-    let initial = game.clone();
     let (_, searcher) = args.components.build(args.hash_mb, 1, &[])?;
-    let mut engine = Opponent {
-        searcher,
-        limits: Limits {
-            move_time_ms: Some(args.time_ms),
-            depth: args.depth,
-            ..Limits::default()
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut table = Table {
+        args,
+        start_len: game.board().moves().len(),
+        initial: game.clone(),
+        game,
+        human: args.color,
+        engine: Opponent {
+            searcher,
+            limits: Limits {
+                move_time_ms: Some(args.time_ms),
+                depth: args.depth,
+                ..Limits::default()
+            },
         },
+        timer: clock.map(|clock| Timer {
+            initial: clock.clone(),
+            clock,
+            turn: Instant::now(),
+        }),
+        timed_out: None,
+        opening: args.swap2.then(|| Opening::new(first_player(args.color))),
+        seed,
     };
-    let human = args.color;
-    let size = game.board().size();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let clock_text = timer.as_ref().map_or(String::new(), |t| {
+    let clock_text = table.timer.as_ref().map_or(String::new(), |t| {
         format!(
             ", a clock of {} a side{}",
             format_ms(t.clock.left(Color::Black)),
@@ -288,55 +703,40 @@ pub fn run(args: &Args) -> Result<()> {
             }
         )
     });
+    let size = table.size();
+    let who = if args.swap2 {
+        match first_player(args.color) {
+            Player::Person => "a swap2 opening: you put down the first three stones".to_string(),
+            Player::Engine => {
+                "a swap2 opening: the engine puts down the first three stones".to_string()
+            }
+        }
+    } else {
+        format!("you are {}", args.color)
+    };
     writeln!(
         out,
-        "gomoku play: {} {size}x{size}, you are {human}, the engine is {} ({} ms per move{clock_text})",
+        "gomoku play: {} {size}x{size}, {who}, the engine is {} ({} ms per move{clock_text})",
         args.board.rule,
-        engine.searcher.name(),
+        table.engine.searcher.name(),
         args.time_ms
     )?;
     writeln!(out, "{HELP}")?;
-    draw(&mut game, &mut out)?;
-    // the clock's line under the board, while the game goes on
-    let show_clock = |timer: &Option<Timer>, game: &Game, out: &mut dyn Write| -> Result<()> {
-        if let Some(t) = timer {
-            let running = (!game.is_over()).then(|| game.board().to_move());
-            writeln!(out, "{}", t.line(running))?;
-        }
-        Ok(())
-    };
-    show_clock(&timer, &game, &mut out)?;
+    draw(&mut table.game, &mut out)?;
+    if let Some(o) = table.opening.clone() {
+        table.explain(&o, &mut out)?;
+    }
+    table.show_clock(&mut out)?;
     let mut line = String::new();
     loop {
-        let over = game.is_over() || timed_out.is_some();
-        if !over && game.board().to_move() != human && !game.board().is_full() {
-            let me = game.board().to_move();
-            let left = timer
-                .as_ref()
-                .map(|t| t.clock.left(me).saturating_sub(t.used()));
-            let (m, info) = engine.think(&game, left);
-            if timer.as_mut().is_some_and(|t| !t.charge(me, true)) {
-                timed_out = Some(me);
-                writeln!(out, "game over: {}", lost_on_time(me))?;
-                continue;
-            }
-            if !m.is_point() {
-                writeln!(out, "the engine found no move")?;
-            } else if game.play(m).is_ok() {
-                writeln!(out, "engine plays {} ({info})", format_pos(m, size))?;
-                draw(&mut game, &mut out)?;
-                show_clock(&timer, &game, &mut out)?;
-            }
-            if game.is_over() {
-                writeln!(out, "game over: {}", result_text(&game))?;
+        if table.engine_to_act() {
+            match table.opening.clone() {
+                Some(o) => table.engine_opening(&o, &mut out)?,
+                None => table.engine_move(&mut out)?,
             }
             continue;
         }
-        if over {
-            write!(out, "game over: undo, review, new or quit> ")?;
-        } else {
-            write!(out, "your move> ")?;
-        }
+        write!(out, "{}", table.prompt())?;
         out.flush()?;
         line.clear();
         if input.read_line(&mut line)? == 0 {
@@ -345,97 +745,9 @@ pub fn run(args: &Args) -> Result<()> {
             return Ok(());
         }
         let cmd = line.trim().to_ascii_lowercase();
-        match cmd.as_str() {
-            "" => {}
-            "quit" | "exit" | "q" => {
-                writeln!(out, "bye")?;
-                return Ok(());
-            }
-            "help" | "?" => writeln!(out, "{HELP}")?,
-            "result" => {
-                writeln!(out, "{}", outcome(&game, timed_out))?;
-                show_clock(&timer, &game, &mut out)?;
-            }
-            "review" => review(&game, args, &mut out)?,
-            "new" => {
-                game = initial.clone();
-                timed_out = None;
-                if let Some(t) = &mut timer {
-                    t.clock = t.initial.clone();
-                    t.turn = Instant::now();
-                }
-                writeln!(out, "new game")?;
-                draw(&mut game, &mut out)?;
-                show_clock(&timer, &game, &mut out)?;
-            }
-            "undo" => {
-                if timed_out.is_some() {
-                    writeln!(out, "the game was lost on time: it cannot be taken back")?;
-                    continue;
-                }
-                if game.board().moves().len() <= start_len {
-                    writeln!(out, "nothing to undo")?;
-                    continue;
-                }
-                // the turn under way takes its time so far, without the increment
-                let me = game.board().to_move();
-                if !game.is_over() && timer.as_mut().is_some_and(|t| !t.charge(me, false)) {
-                    timed_out = Some(me);
-                    writeln!(out, "game over: {}", lost_on_time(me))?;
-                    continue;
-                }
-                game.undo();
-                // back to a position where it is your turn
-                if game.board().to_move() != human && game.board().moves().len() > start_len {
-                    game.undo();
-                }
-                if let Some(t) = &mut timer {
-                    t.turn = Instant::now();
-                }
-                draw(&mut game, &mut out)?;
-                show_clock(&timer, &game, &mut out)?;
-            }
-            "hint" => {
-                if over {
-                    writeln!(out, "the game is over")?;
-                } else {
-                    let (m, info) = engine.think(&game, None);
-                    writeln!(out, "hint: {} ({info})", format_pos(m, size))?;
-                }
-            }
-            _ if over => {
-                writeln!(out, "the game is over: {}", outcome(&game, timed_out))?;
-            }
-            _ => match parse_pos(&cmd, size) {
-                Ok(p) if p.is_point() => {
-                    // a move after the time ran out loses on time, whatever the move
-                    if timer
-                        .as_ref()
-                        .is_some_and(|t| t.clock.is_out(human, t.used()))
-                    {
-                        if let Some(t) = &mut timer {
-                            t.clock.run_out(human);
-                        }
-                        timed_out = Some(human);
-                        writeln!(out, "game over: {}", lost_on_time(human))?;
-                        continue;
-                    }
-                    match game.play(p) {
-                        Ok(_) => {
-                            if let Some(t) = &mut timer {
-                                t.charge(human, true);
-                            }
-                            draw(&mut game, &mut out)?;
-                            if game.is_over() {
-                                writeln!(out, "game over: {}", result_text(&game))?;
-                            }
-                        }
-                        Err(e) => writeln!(out, "cannot play there: {e}")?,
-                    }
-                }
-                Ok(_) => writeln!(out, "passing is not allowed here")?,
-                Err(e) => writeln!(out, "{e} ({HELP})")?,
-            },
+        if let Flow::Quit = table.command(&cmd, &mut out)? {
+            writeln!(out, "bye")?;
+            return Ok(());
         }
     }
 }

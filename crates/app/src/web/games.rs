@@ -1231,24 +1231,7 @@ impl Slot {
                 vec!["swap2: the decision failed; the fallback answer".to_string()],
             )
         });
-        let fits = |s: &mut Slot, a: &swap2::Answer| {
-            let (stones, next) = opening.answer(a)?;
-            let mut b = s.game.board().clone();
-            for &p in &stones {
-                let ok = p.is_point()
-                    && b.is_empty(p)
-                    && !(b.to_move() == Color::Black && b.forbidden_kind(p).is_some());
-                if !ok {
-                    return None;
-                }
-                b.play(p);
-            }
-            Some((stones, next))
-        };
-        let Some((stones, next)) = fits(self, &answer).or_else(|| {
-            let fallback = swap2::fallback(self.game.board());
-            fits(self, &fallback)
-        }) else {
+        let Some((stones, next)) = opening.engine_answer(self.game.board(), &answer) else {
             self.error = Some("the engine found no answer in the swap2 opening".to_string());
             self.changed();
             return;

@@ -9,7 +9,7 @@
 
 use super::games::Player;
 use crate::pbrain::swap2::Answer;
-use gomoku_engine::Pos;
+use gomoku_engine::{Board, Color, Pos};
 use serde::{Deserialize, Serialize};
 
 /// Where the opening stands.
@@ -163,6 +163,32 @@ impl Opening {
             }
             _ => None,
         }
+    }
+
+    /// Like [`Opening::answer`], and `None` too when a stone cannot go down on `board` (off
+    /// the board, taken, or forbidden for Black under renju).
+    #[must_use]
+    pub fn playable(&self, board: &Board, answer: &Answer) -> Option<(Vec<Pos>, Next)> {
+        let (stones, next) = self.answer(answer)?;
+        let mut b = board.clone();
+        for &p in &stones {
+            let ok = p.is_point()
+                && b.is_empty(p)
+                && !(b.to_move() == Color::Black && b.forbidden_kind(p).is_some());
+            if !ok {
+                return None;
+            }
+            b.play(p);
+        }
+        Some((stones, next))
+    }
+
+    /// The engine's stones and where they lead: `answer` if it fits, else the fallback answer
+    /// ([`crate::pbrain::swap2::fallback`]); `None` when neither does.
+    #[must_use]
+    pub fn engine_answer(&self, board: &Board, answer: &Answer) -> Option<(Vec<Pos>, Next)> {
+        self.playable(board, answer)
+            .or_else(|| self.playable(board, &crate::pbrain::swap2::fallback(board)))
     }
 }
 
