@@ -937,6 +937,48 @@ async fn play_in_headless_chromium() {
         ),
     )
     .await;
+    // the same as a position line (the passes keep the set-up), and back
+    click(&c, "io-export-record").await;
+    wait_js(
+        &c,
+        "the position line in the box",
+        "return document.querySelector('[data-testid=io-text]').value.startsWith('15 freestyle ');",
+    )
+    .await;
+    let before = js(&c, "return sessionStorage.getItem('gomoku.game');").await;
+    click(&c, "io-import").await;
+    wait_js(
+        &c,
+        "the game from the position line",
+        &format!(
+            "return {IDLE} && {MOVE_COUNT} === 1 && {stones} === 'h8:black h9:white i8:black j8:black' \
+             && !!document.querySelector('[data-testid=setup-entry]') \
+             && sessionStorage.getItem('gomoku.game') !== {before};"
+        ),
+    )
+    .await;
+    // a puzzle's line brings its own size and rule
+    let area = c
+        .find(Locator::Css("[data-testid=io-text]"))
+        .await
+        .expect("import box");
+    area.clear().await.expect("clear");
+    // (Black to move: the engine plays White here)
+    area.send_keys("9 renju e5 -- d4 -- | task=x")
+        .await
+        .expect("type");
+    click(&c, "io-import").await;
+    wait_js(
+        &c,
+        "the puzzle's position",
+        &format!(
+            "return {IDLE} && {stones} === 'd4:black e5:black' \
+             && document.querySelector('[data-testid=board]').dataset.size === '9' \
+             && document.querySelector('[data-testid=ng-rule]').value === 'renju' \
+             && document.querySelector('[data-testid=status]').dataset.toMove === 'black';"
+        ),
+    )
+    .await;
 
     // 4. A short game to a result against the engine: an open four cannot be stopped.
     select(&c, "ng-mode", "person-engine").await;

@@ -209,7 +209,8 @@
   async function newGame(extra) {
     const body = Object.assign(settingsFromPanel(), extra || {});
     if (body.psq) delete body.size; // the record says the size
-    if (body.opening === 'swap2' && (body.psq || body.position || body.setup || body.diagram || body.black === body.white)) {
+    if (body.record) { delete body.size; delete body.rule; } // the line says size and rule
+    if (body.opening === 'swap2' && (body.psq || body.position || body.setup || body.diagram || body.record || body.black === body.white)) {
       body.opening = 'free'; // swap2 is for one person against the engine, from an empty board
     }
     try {
@@ -1164,12 +1165,15 @@
   }
   $('io-export-psq').addEventListener('click', () => exportAs('psq'));
   $('io-export-diagram').addEventListener('click', () => exportAs('diagram'));
+  $('io-export-record').addEventListener('click', () => exportAs('record'));
   $('io-import').addEventListener('click', () => {
     const text = $('io-text').value.trim();
     if (!text) { showError({ code: 'empty' }); return; }
     // a diagram: at least five rows of points (X, O, . and the like, row numbers, brackets)
     const rows = text.split('\n').filter((l) => /^[\sXxOo.+\-_·●○#\[\]\d]*[XxOo.+\-_·●○#][\sXxOo.+\-_·●○#\[\]\d]*$/.test(l.trim()));
     if (/^piskvorky/i.test(text)) newGame({ psq: text });
+    // a line of the datasets' format: size, rule, moves, then `| key=value` (the first line)
+    else if (/^\d+\s+(freestyle|standard|renju|caro5|caro6)\b/i.test(text)) newGame({ record: text.split('\n')[0] });
     else if (rows.length >= 5) newGame({ diagram: text, size: undefined });
     else newGame({ position: text });
   });

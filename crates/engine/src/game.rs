@@ -171,6 +171,19 @@ impl Game {
         Ok(g)
     }
 
+    /// A game after `moves` (passes as [`Pos::PASS`]), played by the rules as
+    /// [`Game::from_position`] plays a position string's.
+    ///
+    /// # Errors
+    /// As [`Game::from_position`].
+    pub fn from_moves(size: usize, rule: Rule, moves: &[Pos]) -> Result<Game, GameError> {
+        let mut g = Game::new(size, rule)?;
+        for (n, &p) in moves.iter().enumerate() {
+            g.play_numbered(p, &format_pos(p, size), n + 1)?;
+        }
+        Ok(g)
+    }
+
     /// A diagram set up from moves: the stones are placed in order (passes switch the side to
     /// move) with no game-level rules, so fives, fouls and later moves are all accepted; the
     /// result of the set-up position is left open. This is how the shared datasets are read.

@@ -9,7 +9,7 @@
 
 use crate::game::{Game, GameError};
 use crate::notation::{check_size, parse_moves, NotationError};
-use crate::types::{Pos, Rule};
+use crate::types::{Color, Pos, Rule};
 use std::fmt;
 
 /// One parsed line.
@@ -119,6 +119,38 @@ impl Record {
         Game::setup(self.size, self.rule, &self.moves)
     }
 
+    /// The position as the start of a game. A line whose moves play as a game by the rules
+    /// ([`Game::from_moves`]: no pass, no point taken twice, nothing after a five or a renju
+    /// foul) is that game, whose moves can be taken back. Any other line is a diagram, as the
+    /// datasets write them (their puzzles list the stones in no game's order, and passes
+    /// where one colour has more): a set-up position ([`Game::from_stones`]) of Black's stones
+    /// (the tokens in odd places) and White's (in even places), with the side to move the
+    /// number of tokens gives.
+    ///
+    /// # Errors
+    /// As [`Game::from_stones`] (a point taken twice, a five already on the board).
+    pub fn start(&self) -> Result<Game, GameError> {
+        if !self.moves.iter().any(|p| p.is_pass()) {
+            if let Ok(g) = Game::from_moves(self.size, self.rule, &self.moves) {
+                return Ok(g);
+            }
+        }
+        let stones = |parity: usize| -> Vec<Pos> {
+            self.moves
+                .iter()
+                .enumerate()
+                .filter(|&(i, p)| i % 2 == parity && !p.is_pass())
+                .map(|(_, &p)| p)
+                .collect()
+        };
+        let to_move = if self.moves.len() % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        Game::from_stones(self.size, self.rule, &stones(0), &stones(1), to_move)
+    }
+
     /// Parses a comma-separated list of points from a key value (`none` is empty).
     ///
     /// # Errors
@@ -149,5 +181,51 @@ mod tests {
         assert!(Record::parse("15 gobang h8").is_err());
         assert!(Record::parse("15 renju h8 | novalue").is_err());
         assert!(Record::parse("15 renju h99").is_err());
+    }
+
+    #[test]
+    fn a_line_with_a_pass_starts_as_a_set_up_position_and_one_without_as_a_game() {
+        // (line, plies that cannot be undone, side to move, stones)
+        for (line, start, to_move, stones) in [
+            ("15 renju h8 i9 h9", 0, Color::White, 3),
+            ("15 freestyle", 0, Color::Black, 0),
+            (
+                "15 renju h8 -- i9 | task=vcf side=black",
+                3,
+                Color::White,
+                2,
+            ),
+            ("15 renju h8 -- i9 --", 4, Color::Black, 2),
+            ("9 standard -- e5", 2, Color::Black, 1),
+        ] {
+            let mut g = Record::parse(line).unwrap().start().unwrap();
+            assert_eq!(g.start_ply(), start, "{line}");
+            assert_eq!(g.board().to_move(), to_move, "{line}");
+            assert_eq!(g.board().stone_count(), stones, "{line}");
+            if start == 0 && stones > 0 {
+                assert!(
+                    g.undo().is_some(),
+                    "{line}: a game's moves can be taken back"
+                );
+            } else {
+                assert_eq!(g.undo(), None, "{line}");
+            }
+        }
+        // a five ends a game; a diagram may not hold one; a point taken twice is refused
+        let g = Record::parse("9 freestyle a1 b1 a2 b2 a3 b3 a4 b4 a5").unwrap();
+        assert!(g.start().unwrap().is_over());
+        // Black's j8 is a double three, which would end a game: so this is a diagram
+        let g = Record::parse("15 renju h8 a1 i8 a3 j9 a5 j10 a7 j8 a9").unwrap();
+        let g = g.start().unwrap();
+        assert_eq!((g.start_ply(), g.is_over()), (10, false));
+        assert_eq!(g.board().to_move(), Color::Black);
+        for line in [
+            "9 freestyle a1 -- a2 -- a3 -- a4 -- a5",
+            "9 freestyle a1 b1 a2 b2 a3 b3 a4 b4 a5 b5",
+            "15 renju h8 -- h8",
+            "15 renju h8 h8",
+        ] {
+            assert!(Record::parse(line).unwrap().start().is_err(), "{line}");
+        }
     }
 }

@@ -217,10 +217,11 @@ pub(super) async fn export(
         "position" | "pos" | "text" => (s.position() + "\n", "txt"),
         "psq" => (s.psq()?, "psq"),
         "diagram" => (s.diagram(), "txt"),
+        "record" | "line" => (s.record() + "\n", "txt"),
         other => {
             return Err(ApiError::bad_request(
                 "bad_request",
-                format!("'{other}': the export format is position, psq or diagram"),
+                format!("'{other}': the export format is position, psq, diagram or record"),
             ))
         }
     };

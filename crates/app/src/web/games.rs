@@ -13,6 +13,7 @@ use crate::clock::{Clock, ClockView};
 use crate::commands::review as review_cmd;
 use crate::pbrain::swap2;
 use gomoku_engine::notation::{self, check_size, format_pos, parse_pos, parse_xy};
+use gomoku_engine::record::Record;
 use gomoku_engine::review::{review_game, Review, ReviewParams};
 use gomoku_engine::search::{format_score, moves_to_result, RootMove};
 use gomoku_engine::solver::{SolveLimits, SolveTask, Solver};
@@ -138,6 +139,9 @@ pub struct NewGame {
     /// Start from a board diagram (`X` Black, `O` White, `.` empty, a row per line from the
     /// top, as `gomoku position` prints it); a set-up position like `setup`.
     pub diagram: Option<String>,
+    /// Start from a line of the datasets' common format (`15 renju h8 i9 | key=value`): its
+    /// size and rule; with a pass among its moves a set-up position, else a game.
+    pub record: Option<String>,
 }
 
 /// A position set up stone by stone: the start of a new game. Its stones are not moves of the
@@ -2008,6 +2012,16 @@ impl Slot {
         self.game.board().position_string()
     }
 
+    /// The game as a line of the datasets' common format: size, rule and moves (a set-up
+    /// position's passes included, so that it reads back as one).
+    #[must_use]
+    pub fn record(&self) -> String {
+        let board = self.game.board();
+        let moves = board.position_string();
+        let sep = if moves.is_empty() { "" } else { " " };
+        format!("{} {}{sep}{moves}", board.size(), board.rule().name())
+    }
+
     /// The board as a diagram (as `gomoku position` draws it), with the side to move.
     #[must_use]
     pub fn diagram(&self) -> String {
@@ -2201,13 +2215,36 @@ impl Games {
             req.psq.is_some(),
             req.setup.is_some(),
             req.diagram.is_some(),
+            req.record.is_some(),
         ];
         if starts.iter().filter(|&&given| given).count() > 1 {
             return Err(bad(
-                "give one of a position, a psq record, a set-up position or a diagram".into(),
+                "give one of a position, a psq record, a set-up position, a diagram or a \
+                 position line"
+                    .into(),
             ));
         }
         let game = match (&req.position, &req.psq, &req.setup, &req.diagram) {
+            _ if req.record.is_some() => {
+                let text = req.record.as_deref().unwrap_or("");
+                let rec = Record::parse(text.trim())
+                    .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?;
+                if req.size.is_some_and(|s| s != rec.size) {
+                    return Err(bad(format!(
+                        "size {} differs from the position line's {}",
+                        req.size.unwrap_or(0),
+                        rec.size
+                    )));
+                }
+                if req.rule.is_some() && rule != rec.rule {
+                    return Err(bad(format!(
+                        "rule {rule} differs from the position line's {}",
+                        rec.rule
+                    )));
+                }
+                rec.start()
+                    .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?
+            }
             (_, _, _, Some(text)) => {
                 let d = notation::parse_diagram(text)
                     .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?;

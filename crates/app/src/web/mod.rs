@@ -17,7 +17,7 @@
 //! | `POST /api/games/{id}/analyze` | `{"on": true}` (the default) or `false`: analysis mode, every candidate's exact value whenever the engine is idle |
 //! | `POST /api/games/{id}/resign`, `/swap` | resign (optional `color`) / exchange sides |
 //! | `POST /api/games/{id}/settings` | `level`, `time_ms` |
-//! | `GET /api/games/{id}/export?format=position\|psq` | the game as text |
+//! | `GET /api/games/{id}/export?format=position\|psq\|diagram\|record` | the game as text |
 //! | `GET /api/games/{id}/events` | server-sent events: `state`, `info` (search progress), `closed` |
 
 mod api;
