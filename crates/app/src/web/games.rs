@@ -2527,6 +2527,24 @@ mod tests {
 
     /// What must hold after every action, whatever came before.
     fn check(s: &mut Slot) {
+        // while the game goes on, its position line and its diagram read back as the same
+        // stones with the same side to move
+        if !s.game.is_over() {
+            let board = s.game.board();
+            let line = s.record();
+            let from_line = Record::parse(&line)
+                .expect("the line reads")
+                .start()
+                .unwrap_or_else(|e| panic!("{line}: {e}"));
+            let d = notation::parse_diagram(&s.diagram()).expect("the diagram reads");
+            let from_diagram = Game::from_diagram(board.rule(), &d).expect("the diagram starts");
+            for g in [&from_line, &from_diagram] {
+                assert_eq!(g.board().to_move(), board.to_move(), "{line}");
+                for p in board.points() {
+                    assert_eq!(g.board().cell(p), board.cell(p), "{line}");
+                }
+            }
+        }
         let v = s.view();
         let taken: Vec<&str> = v.moves.iter().map(|m| m.point.as_str()).collect();
         if let Some(a) = &v.analysis {
