@@ -92,6 +92,22 @@ mod position {
     }
 
     #[test]
+    fn the_position_line_is_printed_and_reads_back() {
+        let o = gomoku(&[
+            "position", "--json", "--rule", "renju", "--size", "13", "g7 h8",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["line"], "13 renju g7 h8");
+        // a diagram's stones, with the pass that gives White the move
+        let o = gomoku(&["position", "--diagram", "h8 -- i9"]);
+        let out = stdout(&o);
+        assert!(out.contains("\nline: 15 freestyle h8 -- i9\n"), "{out}");
+        let o = gomoku(&["position", "--json", "--rule", "standard", "--size", "9"]);
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["line"], "9 standard");
+    }
+
+    #[test]
     fn renju_foul_loses() {
         // black's k5 is a double three here: white wins by the foul
         let o = gomoku(&[

@@ -7,6 +7,7 @@
 //! Moves are in play order, Black first, `--` a pass; after the list Black is to move when the
 //! number of tokens is even. Keys answer questions about the position (see the datasets).
 
+use crate::board::Board;
 use crate::game::{Game, GameError};
 use crate::notation::{check_size, parse_moves, NotationError};
 use crate::types::{Color, Pos, Rule};
@@ -57,6 +58,15 @@ impl From<NotationError> for RecordError {
     fn from(e: NotationError) -> Self {
         RecordError::Notation(e)
     }
+}
+
+/// `board`'s position as a line of the format, without keys: size, rule and moves (passes
+/// included), which [`Record::parse`] and [`Record::start`] read back.
+#[must_use]
+pub fn line_of(board: &Board) -> String {
+    let moves = board.position_string();
+    let sep = if moves.is_empty() { "" } else { " " };
+    format!("{} {}{sep}{moves}", board.size(), board.rule().name())
 }
 
 impl Record {
@@ -210,6 +220,17 @@ mod tests {
             } else {
                 assert_eq!(g.undo(), None, "{line}");
             }
+        }
+        // the board's line reads back as the same line
+        for line in [
+            "15 freestyle",
+            "15 renju h8 i9 h9",
+            "15 renju h8 -- i9",
+            "9 standard -- e5",
+            "15 renju h8 a1 i8 a3 j9 a5 j10 a7 j8 a9",
+        ] {
+            let g = Record::parse(line).unwrap().start().unwrap();
+            assert_eq!(line_of(g.board()), line);
         }
         // a five ends a game; a diagram may not hold one; a point taken twice is refused
         let g = Record::parse("9 freestyle a1 b1 a2 b2 a3 b3 a4 b4 a5").unwrap();

@@ -44,6 +44,8 @@ pub struct PositionJson {
     pub result: serde_json::Value,
     /// Renju forbidden points of Black.
     pub forbidden: Vec<ForbiddenJson>,
+    /// The position as a line of the datasets' common format (`15 renju h8 i9`).
+    pub line: String,
 }
 
 /// One forbidden point.
@@ -87,6 +89,7 @@ pub fn run(args: &Args) -> Result<()> {
     let forbidden: Vec<(Pos, ForbiddenKind)> = game.board_mut().forbidden_points();
     let board = game.board();
     let size = board.size();
+    let line = gomoku_engine::record::line_of(board);
     if args.json {
         let out = PositionJson {
             size,
@@ -102,6 +105,7 @@ pub fn run(args: &Args) -> Result<()> {
                     kind: k.name(),
                 })
                 .collect(),
+            line,
         };
         println!("{}", serde_json::to_string(&out)?);
         return Ok(());
@@ -142,6 +146,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
     );
     println!("result: {}", crate::study::result_text(&game));
+    println!("line: {line}");
     if board.rule() == Rule::Renju {
         if forbidden.is_empty() {
             println!("forbidden points of black: none");

@@ -2016,10 +2016,7 @@ impl Slot {
     /// position's passes included, so that it reads back as one).
     #[must_use]
     pub fn record(&self) -> String {
-        let board = self.game.board();
-        let moves = board.position_string();
-        let sep = if moves.is_empty() { "" } else { " " };
-        format!("{} {}{sep}{moves}", board.size(), board.rule().name())
+        gomoku_engine::record::line_of(self.game.board())
     }
 
     /// The board as a diagram (as `gomoku position` draws it), with the side to move.
