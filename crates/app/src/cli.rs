@@ -46,12 +46,20 @@ pub enum Command {
 /// The rule and board size flags of the commands that take a position.
 #[derive(Clone, Copy, Debug, clap::Args)]
 pub struct BoardArgs {
-    /// Rule: freestyle, standard, renju, caro5 or caro6.
-    #[arg(long, default_value = "freestyle", value_parser = parse_rule)]
-    pub rule: Rule,
+    /// Rule: freestyle (the default), standard, renju, caro5 or caro6.
+    #[arg(long, value_parser = parse_rule)]
+    pub rule: Option<Rule>,
     /// Board size (5 to 22).
     #[arg(long, default_value_t = 15, value_parser = parse_size)]
     pub size: usize,
+}
+
+impl BoardArgs {
+    /// The rule given, freestyle without one.
+    #[must_use]
+    pub fn rule(&self) -> Rule {
+        self.rule.unwrap_or(Rule::Freestyle)
+    }
 }
 
 /// Parses a rule name for clap.

@@ -4,6 +4,7 @@
 use crate::cli::BoardArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use gomoku_engine::notation::{format_pos, parse_diagram, parse_moves};
+use gomoku_engine::record::Record;
 use gomoku_engine::search::SearchParams;
 use gomoku_engine::study::{EvalKind, SearchKind, Searcher, SearcherSpec};
 use gomoku_engine::{EngineConfig, Game, GameResult};
@@ -134,19 +135,21 @@ pub fn parse_eval(s: &str) -> Result<EvalKind, String> {
 /// `#[command(flatten)]` beside [`crate::cli::BoardArgs`].
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct BoardFile {
-    /// Start from the board diagram in FILE (`-` for standard input), as `gomoku position`
-    /// prints it.
+    /// Start from the board in FILE (`-` for standard input): a diagram as `gomoku position`
+    /// prints it, or a position line (`15 renju h8 i9`).
     ///
-    /// A row of points per line, X for Black, O for White and . for empty, with an optional
-    /// line `to move: white` (else Black moves when the counts are equal). The diagram gives
-    /// the board size; the moves given are played from its position, whose stones cannot be
-    /// undone.
+    /// A diagram is a row of points per line, X for Black, O for White and . for empty, with
+    /// an optional line `to move: white` (else Black moves when the counts are equal); its
+    /// stones are a set-up position, which cannot be undone. A position line is the datasets'
+    /// common format, as `gomoku position` prints it after `line:`: a game when its moves
+    /// play as one, else a set-up position; it gives the rule too. Either gives the board
+    /// size; the moves given are played from its position.
     #[arg(long = "board", value_name = "FILE", conflicts_with = "size")]
     pub path: Option<PathBuf>,
 }
 
-/// The position a command starts from: the stones of the diagram file, if any (see
-/// [`BoardFile`]), then the moves given on the command line as a game (game rules apply: a
+/// The position a command starts from: the board file's position, if any (a diagram or a
+/// position line: see [`BoardFile`]), then the moves given on the command line as a game (game rules apply: a
 /// five ends it) or, with `diagram`, as stones placed without rules.
 ///
 /// # Errors
@@ -161,7 +164,7 @@ pub fn load_position(
 ) -> Result<Game> {
     let text = moves.join(" ");
     let Some(path) = &file.path else {
-        let (size, rule) = (board.size, board.rule);
+        let (size, rule) = (board.size, board.rule());
         let game = if diagram {
             let moves = gomoku_engine::notation::parse_moves(&text, size)
                 .with_context(|| format!("reading the position '{text}'"))?;
@@ -176,16 +179,32 @@ pub fn load_position(
     }
     let (contents, from) = if path.as_os_str() == "-" {
         let text = std::io::read_to_string(std::io::stdin())
-            .context("reading the board diagram from standard input")?;
-        (text, "the board diagram on standard input".to_string())
+            .context("reading the board from standard input")?;
+        (text, "the board on standard input".to_string())
     } else {
         let from = format!("the board file {}", path.display());
         let text = std::fs::read_to_string(path).with_context(|| format!("reading {from}"))?;
         (text, from)
     };
-    let d = parse_diagram(&contents).with_context(|| from.clone())?;
-    let mut game = Game::from_diagram(board.rule, &d).with_context(|| from.clone())?;
-    let list = parse_moves(&text, d.size)
+    // a line of the common format (size, rule, moves), or else a diagram
+    let first = contents
+        .lines()
+        .find(|l| !Record::is_blank(l))
+        .unwrap_or("");
+    let mut game = if let Ok(rec) = Record::parse(first) {
+        if board.rule.is_some_and(|r| r != rec.rule) {
+            bail!(
+                "--rule {} differs from the rule of {from}'s position line ({})",
+                board.rule(),
+                rec.rule
+            );
+        }
+        rec.start().with_context(|| from.clone())?
+    } else {
+        let d = parse_diagram(&contents).with_context(|| from.clone())?;
+        Game::from_diagram(board.rule(), &d).with_context(|| from.clone())?
+    };
+    let list = parse_moves(&text, game.board().size())
         .with_context(|| format!("reading the moves '{text}' after {from}"))?;
     for (n, &p) in list.iter().enumerate() {
         game.play(p)

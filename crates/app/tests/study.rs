@@ -729,6 +729,49 @@ mod play {
         }
     }
 
+    #[test]
+    fn save_writes_a_line_or_a_psq_record_and_the_line_resumes_the_game() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let line = dir.path().join("game.txt");
+        let psq = dir.path().join("game.PSQ");
+        let input = format!(
+            "h8\nsave {}\nsave {}\nsave\nsave {}\nquit\n",
+            line.display(),
+            psq.display(),
+            dir.path().join("no/such/dir.txt").display()
+        );
+        let out = play(&["--rule", "renju"], &input);
+        assert_eq!(out.matches("saved to ").count(), 2, "{out}");
+        assert!(out.contains("save needs a file name"), "{out}");
+        assert!(out.contains("cannot save to "), "{out}");
+        let text = std::fs::read_to_string(&line).expect("the line");
+        let answer = out
+            .lines()
+            .find_map(|l| l.strip_prefix("engine plays "))
+            .and_then(|l| l.split(' ').next())
+            .expect("the engine's answer");
+        assert_eq!(
+            text,
+            format!("15 renju h8 {answer} | black=person white=engine\n")
+        );
+        let record = std::fs::read_to_string(&psq).expect("the record");
+        assert!(
+            record.starts_with("Piskvorky 15x15, 11:11, 0\n8,8,0\n"),
+            "{record}"
+        );
+        assert!(record.contains("\nperson\nengine\n"), "{record}");
+        // the line is a board to start from: the same game, with its rule
+        let path = line.to_str().expect("utf-8 path");
+        let v = json(&gomoku(&["position", "--json", "--board", path]));
+        assert_eq!(v["line"], format!("15 renju h8 {answer}"));
+        let out = play(&["--board", path], "result\nquit\n");
+        assert!(
+            out.contains("gomoku play: renju 15x15, you are black"),
+            "{out}"
+        );
+        assert!(out.contains("no result yet, black to move"), "{out}");
+    }
+
     /// The clock lines (`clock: black 0:59.9  white 1:00.0`) as (black, white) pairs.
     fn clock_lines(out: &str) -> Vec<(String, String)> {
         out.lines()
@@ -1008,6 +1051,50 @@ to move: black
     }
 
     #[test]
+    fn a_position_line_is_a_board_too_with_its_rule_and_size() {
+        // a puzzle's line (Black to move: a game in no game's order, so a set-up position)
+        let line = "9 renju e5 -- d4 -- | task=x side=black\n";
+        let v = json(&gomoku_with_input(
+            &["position", "--json", "--board", "-"],
+            line,
+        ));
+        assert_eq!(
+            (v["size"].as_u64(), v["rule"].as_str()),
+            (Some(9), Some("renju"))
+        );
+        assert_eq!(v["to_move"], "black");
+        assert_eq!(v["setup_plies"], 4);
+        assert_eq!(v["line"], "9 renju e5 -- d4 --");
+        // a game's line is a game; the moves given go on from it (Black's e7 makes a four)
+        let game = "9 standard e5 a1 e4 a9 e6 i1\n";
+        let v = json(&gomoku_with_input(
+            &["position", "--json", "--board", "-"],
+            game,
+        ));
+        assert_eq!(
+            (v["setup_plies"].as_u64(), v["moves"].as_u64()),
+            (Some(0), Some(6))
+        );
+        let o = gomoku_with_input(
+            &[
+                "think", "--json", "--depth", "2", "--board", "-", "e7", "i9",
+            ],
+            game,
+        );
+        let v = json(&o);
+        let best = v["best_move"].as_str().expect("a move");
+        assert!(best == "e3" || best == "e8", "Black makes five: {v}");
+        let v = json(&gomoku_with_input(
+            &["analyze", "--json", "--depth", "2", "--board", "-"],
+            "# a comment first\n\n9 renju e5 -- d4 --\n",
+        ));
+        assert_eq!(
+            (v["rule"].as_str(), v["size"].as_u64()),
+            (Some("renju"), Some(9))
+        );
+    }
+
+    #[test]
     fn bad_diagrams_and_flags_fail_clearly() {
         let (_dir, ragged) = openings_file("ragged.txt", "X . .\n. O\n. . .\n");
         let ragged = ragged.to_str().expect("utf-8 path");
@@ -1054,6 +1141,14 @@ to move: black
             assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
         }
         let o = gomoku_with_input(&["position", "--board", "-"], "no board here\n");
-        assert_fails_with(&o, "the board diagram on standard input");
+        assert_fails_with(&o, "the board on standard input");
+        // a position line's rule is the rule: another one given is refused
+        let o = gomoku_with_input(
+            &["position", "--rule", "standard", "--board", "-"],
+            "15 renju h8\n",
+        );
+        assert_fails_with(&o, "--rule standard differs from the rule of the board on standard input's position line (renju)");
+        let o = gomoku_with_input(&["position", "--board", "-"], "15 renju h8 -- h8\n");
+        assert_fails_with(&o, "the board on standard input");
     }
 }

@@ -232,7 +232,7 @@ pub fn run(args: &Args) -> Result<()> {
         Some(path) => load_openings(
             path,
             args.board.size,
-            args.board.rule,
+            args.board.rule(),
             args.any_opening_rule,
             args.opening_set.as_deref(),
         )?,
@@ -271,7 +271,7 @@ pub fn run(args: &Args) -> Result<()> {
     };
     let cfg = MatchConfig {
         size: args.board.size,
-        rule: args.board.rule,
+        rule: args.board.rule(),
         time: TimeControl {
             move_ms: args.time_ms,
             game_ms: args.game_time_ms,
@@ -288,7 +288,7 @@ pub fn run(args: &Args) -> Result<()> {
     let d2 = players[1].describe(args.time_ms);
     let header = format!(
         "match: {d1} vs {d2}, {} {}x{}, {} games{}",
-        args.board.rule,
+        args.board.rule(),
         args.board.size,
         args.board.size,
         games,
@@ -353,7 +353,7 @@ pub fn run(args: &Args) -> Result<()> {
             writeln!(
                 f,
                 "{}",
-                g.to_position_line(args.board.size, args.board.rule)
+                g.to_position_line(args.board.size, args.board.rule())
             )
             .context("writing the positions file")?;
         }
@@ -383,7 +383,7 @@ pub fn run(args: &Args) -> Result<()> {
         let out = MatchJson {
             p1: players[0].name.clone(),
             p2: players[1].name.clone(),
-            rule: args.board.rule.name(),
+            rule: args.board.rule().name(),
             size: args.board.size,
             games: records.len(),
             wins: t.wins,

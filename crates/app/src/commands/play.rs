@@ -70,8 +70,8 @@ pub fn parse_color(s: &str) -> Result<Color, String> {
 
 const HELP: &str = "commands: a point like h8 to play there, undo (takes back your last move \
 and the engine's answer), hint (the engine's suggestion for you), result, review (every move \
-of the game judged by the engine), new, help, quit; in a swap2 opening, black, white or more \
-to choose";
+of the game judged by the engine), save FILE (a position line, or a .psq record), new, help, \
+quit; in a swap2 opening, black, white or more to choose";
 
 fn result_text(game: &Game) -> String {
     match game.result() {
@@ -563,8 +563,59 @@ impl Table<'_> {
         Ok(())
     }
 
-    /// One line of input.
-    fn command(&mut self, cmd: &str, out: &mut impl Write) -> Result<Flow> {
+    /// Writes the game to `path`: a Piskvork record for a `.psq` name, else a position line
+    /// (which `--board` reads back) with the players and the result.
+    fn save(&self, path: &str, out: &mut impl Write) -> Result<()> {
+        if path.is_empty() {
+            writeln!(
+                out,
+                "save needs a file name: save game.txt (a position line) or save game.psq"
+            )?;
+            return Ok(());
+        }
+        let board = self.game.board();
+        let name = |c: Color| {
+            if self.opening.is_none() && c == self.human {
+                "person"
+            } else if self.opening.is_none() {
+                "engine"
+            } else {
+                "undecided"
+            }
+        };
+        let text = if path.to_ascii_lowercase().ends_with(".psq") {
+            if board.moves().iter().any(|p| p.is_pass()) {
+                writeln!(
+                    out,
+                    "a .psq record cannot hold the passes of a set-up position: save as .txt"
+                )?;
+                return Ok(());
+            }
+            let moves: Vec<(Pos, u64)> = board.moves().iter().map(|&p| (p, 0)).collect();
+            crate::web::psq::format(board.size(), &moves, name(Color::Black), name(Color::White))
+        } else {
+            let result = match (self.timed_out, self.game.result()) {
+                (Some(loser), _) => format!(" result={}", loser.opponent()),
+                (None, Some(GameResult::Win { winner, .. })) => format!(" result={winner}"),
+                (None, Some(GameResult::Draw)) => " result=draw".to_string(),
+                (None, None) => String::new(),
+            };
+            format!(
+                "{} | black={} white={}{result}\n",
+                gomoku_engine::record::line_of(board),
+                name(Color::Black),
+                name(Color::White)
+            )
+        };
+        match std::fs::write(path, text) {
+            Ok(()) => writeln!(out, "saved to {path}")?,
+            Err(e) => writeln!(out, "cannot save to {path}: {e}")?,
+        }
+        Ok(())
+    }
+
+    /// One line of input (`raw`, and `cmd` trimmed and in lower case).
+    fn command(&mut self, raw: &str, cmd: &str, out: &mut impl Write) -> Result<Flow> {
         let choice = match cmd {
             "black" | "b" => Some(Choice::Black),
             "white" | "w" => Some(Choice::White),
@@ -594,6 +645,9 @@ impl Table<'_> {
                 self.show_clock(out)?;
             }
             "undo" => self.undo(out)?,
+            _ if cmd == "save" || cmd.starts_with("save ") => {
+                self.save(raw.trim()[4..].trim(), out)?;
+            }
             "hint" => {
                 if self.opening.is_some() {
                     writeln!(out, "no hints in the swap2 opening")?;
@@ -717,7 +771,7 @@ pub fn run(args: &Args) -> Result<()> {
     writeln!(
         out,
         "gomoku play: {} {size}x{size}, {who}, the engine is {} ({} ms per move{clock_text})",
-        args.board.rule,
+        table.game.board().rule(),
         table.engine.searcher.name(),
         args.time_ms
     )?;
@@ -745,7 +799,7 @@ pub fn run(args: &Args) -> Result<()> {
             return Ok(());
         }
         let cmd = line.trim().to_ascii_lowercase();
-        if let Flow::Quit = table.command(&cmd, &mut out)? {
+        if let Flow::Quit = table.command(&line, &cmd, &mut out)? {
             writeln!(out, "bye")?;
             return Ok(());
         }

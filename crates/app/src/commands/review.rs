@@ -97,7 +97,7 @@ fn load_game(args: &Args) -> Result<Game> {
     }
     let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
     let rec = crate::web::psq::parse(&text).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
-    let mut game = Game::new(rec.size, args.board.rule)?;
+    let mut game = Game::new(rec.size, args.board.rule())?;
     for (k, &(p, _)) in rec.moves.iter().enumerate() {
         game.play(p)
             .map_err(|e| anyhow::anyhow!("{file}: move {}: {e}", k + 1))?;
