@@ -7,7 +7,6 @@
 //! Moves are in play order, Black first, `--` a pass; after the list Black is to move when the
 //! number of tokens is even. Keys answer questions about the position (see the datasets).
 
-use crate::board::Board;
 use crate::game::{Game, GameError};
 use crate::notation::{check_size, parse_moves, NotationError};
 use crate::types::{Color, Pos, Rule};
@@ -60,11 +59,18 @@ impl From<NotationError> for RecordError {
     }
 }
 
-/// `board`'s position as a line of the format, without keys: size, rule and moves (passes
-/// included), which [`Record::parse`] and [`Record::start`] read back.
+/// `game`'s position as a line of the format, without keys: size, rule and moves (passes
+/// included), which [`Record::parse`] and [`Record::start`] read back as the same position.
+/// A set-up start position ([`Game::start_ply`]) whose plies hold no pass is written after
+/// a pair of passes (`-- --`, which leaves the side to move as it is), so that the line
+/// reads back as a set-up position, not as a game of its stones.
 #[must_use]
-pub fn line_of(board: &Board) -> String {
-    let moves = board.position_string();
+pub fn line_of(game: &Game) -> String {
+    let board = game.board();
+    let mut moves = board.position_string();
+    if game.start_ply() > 0 && !board.moves().iter().any(|p| p.is_pass()) {
+        moves = format!("-- -- {moves}");
+    }
     let sep = if moves.is_empty() { "" } else { " " };
     format!("{} {}{sep}{moves}", board.size(), board.rule().name())
 }
@@ -221,16 +227,23 @@ mod tests {
                 assert_eq!(g.undo(), None, "{line}");
             }
         }
-        // the board's line reads back as the same line
-        for line in [
-            "15 freestyle",
-            "15 renju h8 i9 h9",
-            "15 renju h8 -- i9",
-            "9 standard -- e5",
-            "15 renju h8 a1 i8 a3 j9 a5 j10 a7 j8 a9",
+        // the game's line reads back as the same line; a set-up position without a pass
+        // is written after two, so that it stays one
+        for (line, written) in [
+            ("15 freestyle", "15 freestyle"),
+            ("15 renju h8 i9 h9", "15 renju h8 i9 h9"),
+            ("15 renju h8 -- i9", "15 renju h8 -- i9"),
+            ("9 standard -- e5", "9 standard -- e5"),
+            (
+                "15 renju h8 a1 i8 a3 j9 a5 j10 a7 j8 a9",
+                "15 renju -- -- h8 a1 i8 a3 j9 a5 j10 a7 j8 a9",
+            ),
         ] {
             let g = Record::parse(line).unwrap().start().unwrap();
-            assert_eq!(line_of(g.board()), line);
+            assert_eq!(line_of(&g), written);
+            let again = Record::parse(written).unwrap().start().unwrap();
+            assert_eq!(again.start_ply() > 0, g.start_ply() > 0, "{line}");
+            assert_eq!(line_of(&again), written);
         }
         // a five ends a game; a diagram may not hold one; a point taken twice is refused
         let g = Record::parse("9 freestyle a1 b1 a2 b2 a3 b3 a4 b4 a5").unwrap();

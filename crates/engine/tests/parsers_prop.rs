@@ -12,7 +12,7 @@ use gomoku_engine::notation::{
     check_size, format_moves, format_pos, format_xy, parse_moves, parse_pos, parse_xy, tokenize,
     NotationError,
 };
-use gomoku_engine::record::{Record, RecordError};
+use gomoku_engine::record::{line_of, Record, RecordError};
 use gomoku_engine::study::{EvalKind, SearchKind};
 use gomoku_engine::{Game, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use proptest::prelude::*;
@@ -406,6 +406,18 @@ proptest! {
                 }
                 // a diagram of the moves is set up or refused, never a panic
                 let _ = r.game().map_err(|e| e.to_string());
+                // as the start of a game, the same; and the game's own line starts the same
+                // position again
+                if let Ok(g) = r.start() {
+                    let line = line_of(&g);
+                    let again = Record::parse(&line).expect("the line reads").start();
+                    let again = again.unwrap_or_else(|e| panic!("{line}: {e}"));
+                    prop_assert_eq!(again.board().to_move(), g.board().to_move());
+                    for p in g.board().points() {
+                        prop_assert_eq!(again.board().cell(p), g.board().cell(p), "{}", line);
+                    }
+                    prop_assert_eq!(again.start_ply() > 0, g.start_ply() > 0, "{}", line);
+                }
             }
             Err(e) => {
                 let msg = e.to_string();
@@ -436,6 +448,14 @@ proptest! {
         keys in keys(),
     ) {
         let line = record_line(size, rule.name(), &moves, &keys);
+        // the moves start a game or a set-up position, or are refused (a five in a
+        // diagram); a game's line reads back as the same game
+        if let Ok(g) = Record::parse(&line).expect("reads").start() {
+            if !moves.iter().any(|p| p.is_pass()) && g.start_ply() == 0 {
+                prop_assert_eq!(g.board().moves(), &moves[..]);
+                prop_assert_eq!(line_of(&g), record_line(size, rule.name(), &moves, &[]));
+            }
+        }
         let want = Record { size, rule, moves, keys };
         prop_assert_eq!(Record::parse(&line), Ok(want.clone()));
         // blanks around the parts do not matter

@@ -602,7 +602,7 @@ impl Table<'_> {
             };
             format!(
                 "{} | black={} white={}{result}\n",
-                gomoku_engine::record::line_of(board),
+                gomoku_engine::record::line_of(&self.game),
                 name(Color::Black),
                 name(Color::White)
             )

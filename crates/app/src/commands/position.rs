@@ -89,7 +89,7 @@ pub fn run(args: &Args) -> Result<()> {
     let forbidden: Vec<(Pos, ForbiddenKind)> = game.board_mut().forbidden_points();
     let board = game.board();
     let size = board.size();
-    let line = gomoku_engine::record::line_of(board);
+    let line = gomoku_engine::record::line_of(&game);
     if args.json {
         let out = PositionJson {
             size,

@@ -2016,7 +2016,7 @@ impl Slot {
     /// position's passes included, so that it reads back as one).
     #[must_use]
     pub fn record(&self) -> String {
-        gomoku_engine::record::line_of(self.game.board())
+        gomoku_engine::record::line_of(&self.game)
     }
 
     /// The board as a diagram (as `gomoku position` draws it), with the side to move.
