@@ -545,6 +545,14 @@ mod play {
         // the board after h8 with the last move in brackets, then the engine's answer
         assert!(out.contains("[X]"), "{out}");
         assert!(out.contains("engine plays "), "{out}");
+        // the engine's move with its figures: value, depth, time, nodes, table hits
+        let figures = out
+            .lines()
+            .find_map(|l| l.strip_prefix("engine plays "))
+            .expect("the engine's move");
+        for word in ["(value ", ", depth ", " ms, ", " nodes, ", " table hits)"] {
+            assert!(figures.contains(word), "{figures}");
+        }
         assert!(out.contains("no result yet, black to move"), "{out}");
         assert!(out.contains("hint: "), "{out}");
         assert!(out.contains("'zz'"), "bad input named: {out}");

@@ -199,10 +199,12 @@ impl Opponent {
             &mut |_| {},
         );
         let info = format!(
-            "value {}, depth {}, {} ms",
+            "value {}, depth {}, {} ms, {} nodes, {} table hits",
             format_score(r.score),
             r.depth,
-            r.elapsed_ms
+            r.elapsed_ms,
+            r.stats.nodes,
+            r.stats.tt_hits
         );
         (r.best_move, info)
     }
