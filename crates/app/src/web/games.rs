@@ -2221,58 +2221,46 @@ impl Games {
                     .into(),
             ));
         }
-        let game = match (&req.position, &req.psq, &req.setup, &req.diagram) {
-            _ if req.record.is_some() => {
-                let text = req.record.as_deref().unwrap_or("");
-                let rec = Record::parse(text.trim())
-                    .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?;
-                if req.size.is_some_and(|s| s != rec.size) {
-                    return Err(bad(format!(
-                        "size {} differs from the position line's {}",
-                        req.size.unwrap_or(0),
-                        rec.size
-                    )));
-                }
+        let bad_position = |e: String| ApiError::bad_request("bad_position", e);
+        // a size given beside a start that has its own must agree with it
+        let same_size = |size: usize, whose: &str| match req.size {
+            Some(s) if s != size => Err(bad(format!("size {s} differs from {whose} {size}"))),
+            _ => Ok(()),
+        };
+        let game = match (
+            &req.position,
+            &req.psq,
+            &req.setup,
+            &req.diagram,
+            &req.record,
+        ) {
+            (_, _, _, _, Some(text)) => {
+                let rec = Record::parse(text.trim()).map_err(|e| bad_position(e.to_string()))?;
+                same_size(rec.size, "the position line's")?;
                 if req.rule.is_some() && rule != rec.rule {
                     return Err(bad(format!(
                         "rule {rule} differs from the position line's {}",
                         rec.rule
                     )));
                 }
-                rec.start()
-                    .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?
+                rec.start().map_err(|e| bad_position(e.to_string()))?
             }
-            (_, _, _, Some(text)) => {
-                let d = notation::parse_diagram(text)
-                    .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?;
-                if req.size.is_some_and(|s| s != d.size) {
-                    return Err(bad(format!(
-                        "size {} differs from the diagram's {}",
-                        req.size.unwrap_or(0),
-                        d.size
-                    )));
-                }
-                Game::from_diagram(rule, &d)
-                    .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?
+            (_, _, _, Some(text), None) => {
+                let d = notation::parse_diagram(text).map_err(|e| bad_position(e.to_string()))?;
+                same_size(d.size, "the diagram's")?;
+                Game::from_diagram(rule, &d).map_err(|e| bad_position(e.to_string()))?
             }
-            (_, _, Some(setup), None) => {
+            (_, _, Some(setup), None, None) => {
                 let size = check_size(req.size.unwrap_or(15)).map_err(|e| bad(e.to_string()))?;
                 set_up(size, rule, setup)?
             }
-            (_, Some(text), None, None) => {
-                let rec = psq::parse(text).map_err(|e| ApiError::bad_request("bad_position", e))?;
-                if req.size.is_some_and(|s| s != rec.size) {
-                    return Err(bad(format!(
-                        "size {} differs from the record's {}",
-                        req.size.unwrap_or(0),
-                        rec.size
-                    )));
-                }
+            (_, Some(text), None, None, None) => {
+                let rec = psq::parse(text).map_err(bad_position)?;
+                same_size(rec.size, "the record's")?;
                 let mut g = Game::new(rec.size, rule).map_err(|e| bad(e.to_string()))?;
                 for (n, &(p, ms)) in rec.moves.iter().enumerate() {
-                    g.play(p).map_err(|e| {
-                        ApiError::bad_request("bad_position", format!("psq move {}: {e}", n + 1))
-                    })?;
+                    g.play(p)
+                        .map_err(|e| bad_position(format!("psq move {}: {e}", n + 1)))?;
                     records.push(MoveRecord {
                         pos: p,
                         ms,
@@ -2281,10 +2269,10 @@ impl Games {
                 }
                 g
             }
-            (pos, None, None, None) => {
+            (pos, None, None, None, None) => {
                 let size = check_size(req.size.unwrap_or(15)).map_err(|e| bad(e.to_string()))?;
                 Game::from_position(size, rule, pos.as_deref().unwrap_or(""))
-                    .map_err(|e| ApiError::bad_request("bad_position", e.to_string()))?
+                    .map_err(|e| bad_position(e.to_string()))?
             }
         };
         if records.is_empty() {
