@@ -609,3 +609,41 @@ fn a_vct_found_where_the_shared_label_says_not_win_is_a_real_win() {
     let mut board = quiet.game().expect("sets up").board().clone();
     assert!(!full_width::Prover::default().attacker_wins(&mut board, 3));
 }
+
+#[test]
+fn positions_from_standard_input() {
+    use std::io::Write;
+    let text = std::fs::read_to_string(data("solve-sample.txt")).expect("the sample");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gomoku"))
+        .args(["solve", "--json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(text.as_bytes())
+        .expect("write");
+    let o = child.wait_with_output().expect("binary ends");
+    assert!(o.status.success(), "{}", stderr(&o));
+    // the same positions as from the file, every one solved
+    let from_file = json_lines(&gomoku(&["solve", "--json", &data("solve-sample.txt")]));
+    let from_stdin = json_lines(&o);
+    let solved = |v: &[Value]| -> Vec<(u64, bool)> {
+        of_type(v, "position")
+            .iter()
+            .map(|p| {
+                (
+                    p["line_no"].as_u64().expect("a line number"),
+                    p["solved"] == true,
+                )
+            })
+            .collect()
+    };
+    assert_eq!(solved(&from_stdin), solved(&from_file));
+    assert_eq!(solved(&from_stdin).len(), 9);
+    assert!(solved(&from_stdin).iter().all(|&(_, s)| s));
+}

@@ -31,7 +31,8 @@ use std::time::Instant;
 /// Arguments of `gomoku solve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// File of positions, one per line: `<N> <rule> <moves...> | key=value ...`.
+    /// File of positions, one per line: `<N> <rule> <moves...> | key=value ...` (`-` for
+    /// standard input).
     pub file: PathBuf,
     /// Time budget per position in milliseconds.
     #[arg(long, default_value_t = 1000)]
@@ -513,7 +514,14 @@ fn fmt_ms(ms: f64) -> String {
 type Skipped = (usize, String);
 
 fn read_file(path: &Path, ctx: FileContext) -> Result<(Vec<Puzzle>, Vec<Skipped>)> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+            .context("cannot read the positions from standard input")?;
+        bytes
+    } else {
+        std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?
+    };
     let mut puzzles = Vec::new();
     let mut bad = Vec::new();
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
