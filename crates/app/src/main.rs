@@ -5,8 +5,33 @@ use gomoku_app::cli::{Cli, Command};
 use gomoku_app::commands;
 use std::process::ExitCode;
 
+/// Lets a command that writes its results to standard output end quietly when the reader
+/// goes away (`gomoku think h8 | head -1`), as other command-line tools do: the default action
+/// of SIGPIPE, which Rust's runtime sets to "ignore" (after which a write to the closed pipe
+/// is an error, and `println!` panics on it). The web server keeps the runtime's setting: a
+/// browser that closes a connection must not end it.
+#[cfg(unix)]
+fn end_quietly_when_the_reader_goes() {
+    // SAFETY: restores the default disposition of one signal, first thing in `main`, before
+    // any other thread exists; no handler of ours is involved.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn end_quietly_when_the_reader_goes() {}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // not `serve` (above) nor `match`, which writes to engines it runs as child processes:
+    // one that exits early must lose its game, not end the match
+    if !matches!(
+        cli.command,
+        None | Some(Command::Serve(_) | Command::Match(_))
+    ) {
+        end_quietly_when_the_reader_goes();
+    }
     let result = match &cli.command {
         Some(Command::Position(a)) => commands::position::run(a),
         Some(Command::BenchBoard(a)) => commands::bench_board::run(a),

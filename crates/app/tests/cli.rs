@@ -563,5 +563,47 @@ mod review {
     }
 }
 
+// Output into a pipe whose reader goes away (`gomoku think h8 | head -1`)
+#[cfg(unix)]
+mod closed_pipe {
+    use super::*;
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+
+    /// SIGPIPE's number on Linux and the BSDs.
+    const SIGPIPE: i32 = 13;
+
+    #[test]
+    fn a_command_ends_quietly_when_its_reader_goes() {
+        for args in [
+            vec!["think", "--time-ms", "3000", "h8"],
+            vec!["solve", "--time-ms", "3000", "-"],
+        ] {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_gomoku"))
+                .args(&args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("binary runs");
+            let mut stdin = child.stdin.take().expect("stdin");
+            // many positions for solve, so that it goes on writing
+            let line = "15 freestyle h8 i9 h9 i10 h10 i11 | task=vcf side=black\n";
+            std::io::Write::write_all(&mut stdin, line.repeat(200).as_bytes()).expect("input");
+            drop(stdin);
+            let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+            let mut first = String::new();
+            out.read_line(&mut first).expect("a first line");
+            assert!(!first.is_empty(), "{args:?}");
+            // the reader goes away; the command's next writes end it, with no message
+            drop(out);
+            let o = child.wait_with_output().expect("binary ends");
+            assert_eq!(o.status.signal(), Some(SIGPIPE), "{args:?}: {:?}", o.status);
+            assert_eq!(stderr(&o), "", "{args:?}: no panic, no error message");
+        }
+    }
+}
+
 // `pbrain-gomoku` and `gomoku pbrain`: the Gomocup protocol (scripted sessions, self-play)
 mod pbrain;
