@@ -617,6 +617,31 @@ mod play {
     }
 
     #[test]
+    fn a_line_that_is_not_text_is_refused_and_the_game_goes_on() {
+        let mut args: Vec<&str> = FAST.to_vec();
+        args.push("1");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gomoku"))
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("binary runs");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(b"h8\n\xff\xfe h9\nresult\nquit\n")
+            .expect("write input");
+        let o = child.wait_with_output().expect("binary ends");
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("that line is not text (UTF-8)"), "{out}");
+        assert!(out.contains("no result yet, black to move"), "{out}");
+        assert!(out.trim_end().ends_with("bye"), "{out}");
+    }
+
+    #[test]
     fn the_engine_moves_first_when_you_are_white_and_occupied_points_are_refused() {
         let out = play(&["--color", "white"], "h8\nquit\n");
         assert!(out.contains("engine plays h8"), "{out}");

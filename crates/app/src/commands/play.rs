@@ -783,7 +783,7 @@ pub fn run(args: &Args) -> Result<()> {
         table.explain(&o, &mut out)?;
     }
     table.show_clock(&mut out)?;
-    let mut line = String::new();
+    let mut bytes = Vec::new();
     loop {
         if table.engine_to_act() {
             match table.opening.clone() {
@@ -794,14 +794,19 @@ pub fn run(args: &Args) -> Result<()> {
         }
         write!(out, "{}", table.prompt())?;
         out.flush()?;
-        line.clear();
-        if input.read_line(&mut line)? == 0 {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
             writeln!(out)?;
             writeln!(out, "bye")?;
             return Ok(());
         }
+        // a line that is not text is refused like any other bad input: the game goes on
+        let Ok(line) = std::str::from_utf8(&bytes) else {
+            writeln!(out, "that line is not text (UTF-8) ({HELP})")?;
+            continue;
+        };
         let cmd = line.trim().to_ascii_lowercase();
-        if let Flow::Quit = table.command(&line, &cmd, &mut out)? {
+        if let Flow::Quit = table.command(line, &cmd, &mut out)? {
             writeln!(out, "bye")?;
             return Ok(());
         }
