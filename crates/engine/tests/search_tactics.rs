@@ -2,7 +2,7 @@
 //! a forbidden point, the stop flag is obeyed, and a legal move always comes back.
 
 use gomoku_engine::record::Record;
-use gomoku_engine::search::{is_decisive, Score};
+use gomoku_engine::search::{is_decisive, Score, ValueBound};
 use gomoku_engine::{
     Board, Color, Engine, EngineConfig, Game, Limits, Pattern4, Pos, Rule, SearchOptions,
 };
@@ -636,6 +636,77 @@ fn both_thread_schemes_give_sound_results() {
                     "{line} (ybwc {ybwc}): played {:?}",
                     res.best_move
                 );
+            }
+        }
+    }
+}
+
+/// With `exact_moves`, the best few root moves get exact values and every other one an upper
+/// bound no higher than the worst of them; the move chosen is the best exact one. In every
+/// rule, from a few openings and at a few depths.
+#[test]
+fn exact_values_for_the_best_moves_and_bounds_for_the_rest() {
+    for (rule, moves) in [
+        (Rule::Freestyle, "h8 i9"),
+        (Rule::Standard, "h8 h7 j6 i7 f7"),
+        (Rule::Renju, "h8 i9 j8"),
+    ] {
+        let b = Game::from_position(15, rule, moves)
+            .expect("valid")
+            .board()
+            .clone();
+        for (k, d) in [(1, 4), (3, 6), (5, 8)] {
+            let mut e = Engine::new(EngineConfig {
+                hash_mb: 4,
+                threads: 1,
+            });
+            let r = e.search(
+                &b,
+                &depth(d),
+                &SearchOptions {
+                    all_root_values: true,
+                    exact_moves: k,
+                    ..SearchOptions::default()
+                },
+                &AtomicBool::new(false),
+                &mut |_| {},
+            );
+            let what = format!("{rule:?} {moves} k={k} depth {d}");
+            let exact: Vec<_> = r
+                .root_moves
+                .iter()
+                .filter(|m| m.bound == ValueBound::Exact)
+                .collect();
+            assert!(exact.len() >= k, "{what}: {} exact", exact.len());
+            assert!(
+                r.root_moves.len() > exact.len(),
+                "{what}: some moves get bounds"
+            );
+            // the exact ones come first, best first, and the best of them is the move chosen
+            let n = exact.len();
+            assert!(
+                r.root_moves[..n]
+                    .iter()
+                    .all(|m| m.bound == ValueBound::Exact),
+                "{what}"
+            );
+            assert!(exact.windows(2).all(|w| w[0].score >= w[1].score), "{what}");
+            assert_eq!(r.best_move, exact[0].pos, "{what}");
+            assert_eq!(r.score, exact[0].score, "{what}");
+            let kth = exact[k - 1].score;
+            for m in &r.root_moves[n..] {
+                assert_eq!(m.bound, ValueBound::Upper, "{what}: {:?}", m.pos);
+                assert!(
+                    m.score <= kth,
+                    "{what}: {:?} {} above {kth}",
+                    m.pos,
+                    m.score
+                );
+                assert_eq!(m.pv.len(), 1, "{what}: no line for a bound");
+            }
+            // every exact value has its line, starting with its move
+            for m in &exact {
+                assert_eq!(m.pv.first(), Some(&m.pos), "{what}");
             }
         }
     }

@@ -15,7 +15,7 @@ use crate::pbrain::swap2;
 use gomoku_engine::notation::{self, check_size, format_pos, parse_pos, parse_xy};
 use gomoku_engine::record::Record;
 use gomoku_engine::review::{review_game, Review, ReviewParams};
-use gomoku_engine::search::{format_score, moves_to_result, RootMove};
+use gomoku_engine::search::{format_score, moves_to_result, RootMove, ValueBound};
 use gomoku_engine::solver::{SolveLimits, SolveTask, Solver};
 use gomoku_engine::study::{Greedy, PatternEval, Searcher};
 use gomoku_engine::{
@@ -328,10 +328,12 @@ pub struct Candidate {
 }
 
 impl Candidate {
+    /// The first [`CANDIDATES`] moves with exact values (an analysis gives them for that
+    /// many moves, and only bounds for the rest).
     fn list(moves: &[RootMove], size: usize) -> Vec<Candidate> {
         moves
             .iter()
-            .filter(|m| m.pos.is_point())
+            .filter(|m| m.pos.is_point() && m.bound == ValueBound::Exact)
             .take(CANDIDATES)
             .map(|m| Candidate {
                 point: format_pos(m.pos, size),
@@ -2084,6 +2086,8 @@ impl SearchCtx {
         let analysis = self.purpose == Purpose::Analysis;
         let options = SearchOptions {
             all_root_values: analysis,
+            // exact values for the candidates shown, bounds for the rest: a deeper analysis
+            exact_moves: CANDIDATES,
             ..SearchOptions::default()
         };
         let name = match level {

@@ -50,6 +50,11 @@ pub struct SearchOptions {
     /// Search every root move with a full window, so that each gets an exact value (slower;
     /// for analysis), and report them after every iteration.
     pub all_root_values: bool,
+    /// With `all_root_values`, exact values only for this many moves (0: for every move): the
+    /// best so far in each iteration. Each later move is first tested with a null window
+    /// against the worst of them and gets an upper bound when it does not beat it, so that
+    /// an analysis of the best few candidates goes deeper in the same time.
+    pub exact_moves: usize,
     /// Report the (bounded) values of root moves after every iteration.
     pub report_root_moves: bool,
     /// Do not consider these root moves.

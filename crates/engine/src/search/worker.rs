@@ -677,6 +677,7 @@ impl<'a> Worker<'a> {
         beta: Score,
         depth_plies: i32,
         shared_alpha: Option<&AtomicI32>,
+        floor: Option<Score>,
     ) -> Score {
         let mut alpha = *alpha_used;
         let all = self.sh.options.all_root_values;
@@ -697,6 +698,15 @@ impl<'a> Worker<'a> {
         let v = if makes_five {
             // the game ends here; the child position is never searched
             win_in(1)
+        } else if let (true, Some(f)) = (all, floor) {
+            // beyond the moves with exact values: an exact value only for one that beats the
+            // worst of them
+            let v0 = -self.search::<false>(-f - 1, -f, nd, 1, true);
+            if v0 > f && !self.stopped {
+                -self.search::<true>(-INFINITE, INFINITE, nd, 1, false)
+            } else {
+                v0
+            }
         } else if all {
             -self.search::<true>(-INFINITE, INFINITE, nd, 1, false)
         } else if i == 0 {
@@ -815,6 +825,7 @@ impl<'a> Worker<'a> {
                 beta,
                 depth_plies,
                 Some(&sp.alpha),
+                None,
             );
             if self.stopped {
                 break;
@@ -845,6 +856,9 @@ impl<'a> Worker<'a> {
         }
         self.frames[FRAME_OFFSET].static_eval = evaluate(&self.board);
         self.frames[FRAME_OFFSET].tt_pv = true;
+        // with `exact_moves`, the exact values of this iteration, best first
+        let exact_n = self.sh.options.exact_moves;
+        let mut exact: Vec<Score> = Vec::new();
         for i in 0..self.root.len() {
             if i > 0 && !all && self.may_split_root(depth_plies) {
                 // Young Brothers Wait at the root: the helpers share the later root moves
@@ -853,21 +867,30 @@ impl<'a> Worker<'a> {
             }
             let m = self.root[i].rm.pos;
             let mut a = alpha;
-            let v = self.root_move(i, m, &mut a, beta, depth_plies, None);
+            let floor = (all && exact_n > 0 && exact.len() >= exact_n).then(|| exact[exact_n - 1]);
+            let v = self.root_move(i, m, &mut a, beta, depth_plies, None, floor);
             if self.stopped {
                 break;
             }
             let child = &self.pv[1][1..self.pv_len[1].max(1)];
+            let (lo, got_exact) = match floor {
+                Some(f) => (f, v > f),
+                None => (alpha, all),
+            };
             record_root(
                 &mut self.root[i],
                 v,
-                alpha,
-                beta,
+                lo,
+                if floor.is_some() { INFINITE } else { beta },
                 depth_plies,
-                all || i == 0,
-                all,
+                got_exact || i == 0,
+                got_exact,
                 child,
             );
+            if got_exact && exact_n > 0 {
+                let at = exact.partition_point(|&x| x >= v);
+                exact.insert(at, v);
+            }
             if v > best {
                 best = v;
             }
