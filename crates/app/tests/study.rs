@@ -14,6 +14,10 @@ fn gomoku(args: &[&str]) -> Output {
 }
 
 fn gomoku_with_input(args: &[&str], input: &str) -> Output {
+    gomoku_with_bytes(args, input.as_bytes())
+}
+
+fn gomoku_with_bytes(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gomoku"))
         .args(args)
         .stdin(Stdio::piped())
@@ -25,7 +29,7 @@ fn gomoku_with_input(args: &[&str], input: &str) -> Output {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(input.as_bytes())
+        .write_all(input)
         .expect("write input");
     child.wait_with_output().expect("binary ends")
 }
@@ -620,20 +624,7 @@ mod play {
     fn a_line_that_is_not_text_is_refused_and_the_game_goes_on() {
         let mut args: Vec<&str> = FAST.to_vec();
         args.push("1");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gomoku"))
-            .args(&args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("binary runs");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(b"h8\n\xff\xfe h9\nresult\nquit\n")
-            .expect("write input");
-        let o = child.wait_with_output().expect("binary ends");
+        let o = gomoku_with_bytes(&args, b"h8\n\xff\xfe h9\nresult\nquit\n");
         assert!(o.status.success(), "{}", stderr(&o));
         let out = stdout(&o);
         assert!(out.contains("that line is not text (UTF-8)"), "{out}");
