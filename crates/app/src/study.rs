@@ -7,7 +7,7 @@ use gomoku_engine::notation::{format_pos, parse_diagram, parse_moves};
 use gomoku_engine::record::Record;
 use gomoku_engine::search::SearchParams;
 use gomoku_engine::study::{EvalKind, SearchKind, Searcher, SearcherSpec};
-use gomoku_engine::{EngineConfig, Game, GameResult};
+use gomoku_engine::{EngineConfig, Game, GameResult, Pos};
 use std::path::PathBuf;
 
 /// Flags that choose the search and the evaluator. Add them to a command with
@@ -136,14 +136,15 @@ pub fn parse_eval(s: &str) -> Result<EvalKind, String> {
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct BoardFile {
     /// Start from the board in FILE (`-` for standard input): a diagram as `gomoku position`
-    /// prints it, or a position line (`15 renju h8 i9`).
+    /// prints it, a position line (`15 renju h8 i9`) or a Piskvork `.psq` record.
     ///
     /// A diagram is a row of points per line, X for Black, O for White and . for empty, with
     /// an optional line `to move: white` (else Black moves when the counts are equal); its
     /// stones are a set-up position, which cannot be undone. A position line is the datasets'
     /// common format, as `gomoku position` prints it after `line:`: a game when its moves
-    /// play as one, else a set-up position; it gives the rule too. Either gives the board
-    /// size; the moves given are played from its position.
+    /// play as one, else a set-up position; it gives the rule too. A `.psq` record is its
+    /// game, under `--rule`. Each gives the board size; the moves given are played from its
+    /// position.
     #[arg(long = "board", value_name = "FILE", conflicts_with = "size")]
     pub path: Option<PathBuf>,
 }
@@ -186,12 +187,20 @@ pub fn load_position(
         let text = std::fs::read_to_string(path).with_context(|| format!("reading {from}"))?;
         (text, from)
     };
-    // a line of the common format (size, rule, moves), or else a diagram
+    // a Piskvork record, a line of the common format (size, rule, moves), or else a diagram
     let first = contents
         .lines()
         .find(|l| !Record::is_blank(l))
         .unwrap_or("");
-    let mut game = if let Ok(rec) = Record::parse(first) {
+    let mut game = if first
+        .trim_start()
+        .to_ascii_lowercase()
+        .starts_with("piskvorky")
+    {
+        let rec = crate::web::psq::parse(&contents).map_err(|e| anyhow!("{from}: {e}"))?;
+        let list: Vec<Pos> = rec.moves.iter().map(|&(p, _)| p).collect();
+        Game::from_moves(rec.size, board.rule(), &list).with_context(|| from.clone())?
+    } else if let Ok(rec) = Record::parse(first) {
         if board.rule.is_some_and(|r| r != rec.rule) {
             bail!(
                 "--rule {} differs from the rule of {from}'s position line ({})",

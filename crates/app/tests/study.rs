@@ -788,6 +788,17 @@ mod play {
         let path = line.to_str().expect("utf-8 path");
         let v = json(&gomoku(&["position", "--json", "--board", path]));
         assert_eq!(v["line"], format!("15 renju h8 {answer}"));
+        // and so is the .psq record, under the rule given
+        let v = json(&gomoku(&[
+            "position",
+            "--json",
+            "--rule",
+            "renju",
+            "--board",
+            psq.to_str().expect("utf-8 path"),
+        ]));
+        assert_eq!(v["line"], format!("15 renju h8 {answer}"));
+        assert_eq!(v["setup_plies"], 0, "a record is a game");
         let out = play(&["--board", path], "result\nquit\n");
         assert!(
             out.contains("gomoku play: renju 15x15, you are black"),
@@ -1173,6 +1184,19 @@ to move: black
         );
         assert_fails_with(&o, "--rule standard differs from the rule of the board on standard input's position line (renju)");
         let o = gomoku_with_input(&["position", "--board", "-"], "15 renju h8 -- h8\n");
+        assert_fails_with(&o, "the board on standard input");
+        let o = gomoku_with_input(
+            &["position", "--board", "-"],
+            "Piskvorky 15x15, 11:11, 0\n8,8,0\n99,1,0\n",
+        );
+        assert_fails_with(
+            &o,
+            "the board on standard input: move 2 '99,1,0': off the 15x15 board",
+        );
+        let o = gomoku_with_input(
+            &["position", "--board", "-"],
+            "Piskvorky 15x15, 11:11, 0\n8,8,0\n8,8,0\n",
+        );
         assert_fails_with(&o, "the board on standard input");
     }
 }
