@@ -173,6 +173,8 @@ fn search(engine: &mut Engine, job: &SearchJob, out: &Output) -> Pos {
     let limits = job.budget.limits(waited);
     let options = SearchOptions {
         all_root_values: job.nbest > 1,
+        // exact values for the moves shown, bounds for the rest: a deeper search
+        exact_moves: job.nbest,
         report_root_moves: job.nbest > 1,
         exclude: job.exclude.clone(),
         ..SearchOptions::default()
