@@ -1,21 +1,8 @@
 //! Integration tests of the `gomoku` binary, one module per area.
 
-use std::process::{Command, Output};
+mod common;
 
-fn gomoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gomoku"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{gomoku, spawn, stderr, stdout};
 
 // `gomoku position`
 mod position {
@@ -569,7 +556,6 @@ mod closed_pipe {
     use super::*;
     use std::io::{BufRead, BufReader};
     use std::os::unix::process::ExitStatusExt;
-    use std::process::Stdio;
 
     /// SIGPIPE's number on Linux and the BSDs.
     const SIGPIPE: i32 = 13;
@@ -580,13 +566,7 @@ mod closed_pipe {
             vec!["think", "--time-ms", "3000", "h8"],
             vec!["solve", "--time-ms", "3000", "-"],
         ] {
-            let mut child = Command::new(env!("CARGO_BIN_EXE_gomoku"))
-                .args(&args)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("binary runs");
+            let mut child = spawn(&args);
             let mut stdin = child.stdin.take().expect("stdin");
             // many positions for solve, so that it goes on writing
             let line = "15 freestyle h8 i9 h9 i10 h10 i11 | task=vcf side=black\n";

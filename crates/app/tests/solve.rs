@@ -7,23 +7,11 @@ use gomoku_engine::record::Record;
 use gomoku_engine::vcf::verify_vcf_line;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-fn gomoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gomoku"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("binary runs")
-}
+mod common;
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{gomoku, gomoku_with_input, stderr, stdout};
 
 fn data(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -612,22 +600,8 @@ fn a_vct_found_where_the_shared_label_says_not_win_is_a_real_win() {
 
 #[test]
 fn positions_from_standard_input() {
-    use std::io::Write;
     let text = std::fs::read_to_string(data("solve-sample.txt")).expect("the sample");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gomoku"))
-        .args(["solve", "--json", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(text.as_bytes())
-        .expect("write");
-    let o = child.wait_with_output().expect("binary ends");
+    let o = gomoku_with_input(&["solve", "--json", "-"], &text);
     assert!(o.status.success(), "{}", stderr(&o));
     // the same positions as from the file, every one solved
     let from_file = json_lines(&gomoku(&["solve", "--json", &data("solve-sample.txt")]));

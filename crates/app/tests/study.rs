@@ -1,46 +1,12 @@
 //! Integration tests of the study commands: `analyze`, the component flags of `think`,
 //! `match` (with fake pbrain engines in `tests/fake-pbrain.sh`) and `play`.
 
+mod common;
+
+use common::{gomoku, gomoku_with_bytes, gomoku_with_input, spawn, stderr, stdout};
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-fn gomoku(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gomoku"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("binary runs")
-}
-
-fn gomoku_with_input(args: &[&str], input: &str) -> Output {
-    gomoku_with_bytes(args, input.as_bytes())
-}
-
-fn gomoku_with_bytes(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gomoku"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input)
-        .expect("write input");
-    child.wait_with_output().expect("binary ends")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::Output;
 
 fn json(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "{}", stderr(o));
@@ -847,21 +813,15 @@ mod play {
 
     #[test]
     fn a_move_after_the_time_ran_out_loses_on_time() {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gomoku"))
-            .args([
-                "play",
-                "--search",
-                "greedy",
-                "--depth",
-                "1",
-                "--clock-ms",
-                "1000",
-            ])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("binary runs");
+        let mut child = spawn(&[
+            "play",
+            "--search",
+            "greedy",
+            "--depth",
+            "1",
+            "--clock-ms",
+            "1000",
+        ]);
         let mut stdin = child.stdin.take().expect("stdin");
         stdin.write_all(b"h8\n").expect("write");
         stdin.flush().expect("flush");

@@ -6,6 +6,8 @@
 //! other board sizes, renju marks, the analysis overlay, a swap2 opening and the Chinese labels, and saves a screenshot
 //! (`target/tmp/web-e2e.png`, or the path in `GOMOKU_E2E_SCREENSHOT`).
 
+mod common;
+
 use fantoccini::actions::{InputSource, MouseActions, PointerAction};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
@@ -1180,12 +1182,9 @@ mod serve_command {
     fn a_taken_port_is_a_clear_error() {
         let taken = TcpListener::bind("127.0.0.1:0").expect("a port to occupy");
         let port = taken.local_addr().expect("address").port().to_string();
-        let out = Command::new(env!("CARGO_BIN_EXE_gomoku"))
-            .args(["serve", "--port", &port])
-            .output()
-            .expect("gomoku runs");
+        let out = common::gomoku(&["serve", "--port", &port]);
         assert!(!out.status.success());
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = common::stderr(&out);
         assert!(
             err.contains(&format!("port {port}")) && err.contains("already in use"),
             "{err}"
