@@ -416,6 +416,16 @@ impl Game {
     }
 }
 
+/// The board after a position string played as a game; for unit tests, which pass only
+/// positions they know to be valid.
+#[cfg(test)]
+pub(crate) fn test_board(size: usize, rule: Rule, moves: &str) -> Board {
+    Game::from_position(size, rule, moves)
+        .expect("valid position")
+        .board()
+        .clone()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -387,10 +387,7 @@ mod tests {
     use crate::types::Rule;
 
     fn board(rule: Rule, moves: &str) -> Board {
-        crate::Game::from_position(15, rule, moves)
-            .expect("valid position")
-            .board()
-            .clone()
+        crate::game::test_board(15, rule, moves)
     }
 
     #[test]

@@ -982,10 +982,7 @@ mod tests {
     use crate::notation::parse_moves;
 
     fn board(rule: Rule, moves: &str) -> Board {
-        crate::Game::from_position(15, rule, moves)
-            .expect("valid position")
-            .board()
-            .clone()
+        crate::game::test_board(15, rule, moves)
     }
 
     /// Replays `line` on `b`: every move legal (no forbidden Black move under renju) and the

@@ -42,6 +42,17 @@ pub fn score_of_elo(elo: f64) -> f64 {
 }
 
 impl Tally {
+    /// Counts one game from its score for the first player (1 a win, 0 a loss, 1/2 a draw).
+    pub fn add_score(&mut self, score: f64) {
+        if score > 0.75 {
+            self.wins += 1;
+        } else if score < 0.25 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
     /// Games played.
     #[must_use]
     pub fn games(&self) -> u32 {
@@ -191,6 +202,23 @@ pub fn fmt_elo(e: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_count_as_wins_losses_and_draws() {
+        let mut t = Tally::default();
+        for s in [1.0, 0.0, 0.5, 1.0, 0.5, 0.5] {
+            t.add_score(s);
+        }
+        assert_eq!(
+            t,
+            Tally {
+                wins: 2,
+                losses: 1,
+                draws: 3
+            }
+        );
+        assert_eq!(t.games(), 6);
+    }
 
     #[test]
     fn even_score_is_zero_elo() {

@@ -246,14 +246,7 @@ impl GameRecord {
 pub fn tally(games: &[GameRecord]) -> Tally {
     let mut t = Tally::default();
     for g in games {
-        let s = g.score_of_first();
-        if s > 0.75 {
-            t.wins += 1;
-        } else if s < 0.25 {
-            t.losses += 1;
-        } else {
-            t.draws += 1;
-        }
+        t.add_score(g.score_of_first());
     }
     t
 }

@@ -320,14 +320,7 @@ pub fn run(args: &Args) -> Result<()> {
     let quiet = args.quiet || args.json;
     let records = run_match(&cfg, &players, &|g| {
         let t = if let Ok(mut t) = score.lock() {
-            let s = g.score_of_first();
-            if s > 0.75 {
-                t.wins += 1;
-            } else if s < 0.25 {
-                t.losses += 1;
-            } else {
-                t.draws += 1;
-            }
+            t.add_score(g.score_of_first());
             *t
         } else {
             Tally::default()

@@ -107,21 +107,8 @@ fn read_all<R: BufRead>(mut input: R, events: &Sender<Event>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::{Cursor, Write};
-    use std::sync::{Arc, Mutex};
-
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::pbrain::output::Shared;
+    use std::io::Cursor;
 
     #[test]
     fn a_piped_script_gets_every_answer_before_the_end_of_input_ends_the_run() {
@@ -131,7 +118,7 @@ mod tests {
             Cursor::new(script.as_bytes().to_vec()),
             Output::new(buf.clone()),
         );
-        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        let text = buf.text();
         let answers: Vec<&str> = text.lines().filter(|l| !l.starts_with("MESSAGE")).collect();
         assert_eq!(answers.len(), 4, "{text}");
         assert_eq!(answers[0], "OK");

@@ -57,22 +57,33 @@ impl Output {
     }
 }
 
+/// A writer whose bytes the test keeps a handle on, to read what was written.
+#[cfg(test)]
+#[derive(Clone, Default)]
+pub(crate) struct Shared(Arc<Mutex<Vec<u8>>>);
+
+#[cfg(test)]
+impl Shared {
+    /// Everything written so far.
+    pub(crate) fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+}
+
+#[cfg(test)]
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     #[test]
     fn lines_are_whole_and_close_silences() {
@@ -82,7 +93,7 @@ mod tests {
         out.line("MESSAGE two\nlines");
         out.close();
         out.line("7,7");
-        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        let text = buf.text();
         assert_eq!(text, "OK\nMESSAGE two lines\n");
     }
 }

@@ -153,14 +153,8 @@ mod tests {
     use super::*;
     use crate::search::score::win_in;
     use crate::types::Rule;
-    use crate::Game;
 
-    fn board(size: usize, rule: Rule, moves: &str) -> Board {
-        Game::from_position(size, rule, moves)
-            .expect("valid position")
-            .board()
-            .clone()
-    }
+    use crate::game::test_board as board;
 
     #[test]
     fn greedy_takes_the_five() {

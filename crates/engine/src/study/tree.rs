@@ -389,14 +389,8 @@ mod tests {
     use super::*;
     use crate::search::score::loss_in;
     use crate::types::Rule;
-    use crate::Game;
 
-    fn board(size: usize, rule: Rule, moves: &str) -> Board {
-        Game::from_position(size, rule, moves)
-            .expect("valid position")
-            .board()
-            .clone()
-    }
+    use crate::game::test_board as board;
 
     fn go(s: &mut dyn Searcher, b: &Board, depth: i32, all: bool) -> SearchResult {
         let stop = AtomicBool::new(false);
