@@ -8,6 +8,13 @@
 //! [`Verdict`]. A move the engine would have played itself is [`Verdict::Best`] and gives
 //! nothing away.
 //!
+//! The searches of neighbouring positions need not agree, and where a proven result (a win or
+//! a loss in so many moves) shows that they do not, the review follows the proof: the engine's
+//! own move takes the value that the search after it proved; a move proven better than its
+//! position's search saw becomes that position's best move and value;
+//! in a position proven lost every move is lost; and after a move that played a proven win,
+//! the opponent's position is lost in one move less, whatever its own search saw.
+//!
 //! ```
 //! use gomoku_engine::review::{review_game, ReviewParams, Verdict};
 //! use gomoku_engine::{Engine, EngineConfig, Game, Limits, Rule};
@@ -24,7 +31,7 @@
 //! ```
 
 use crate::game::{Game, GameResult};
-use crate::search::score::{moves_to_result, Score, WIN, WIN_MIN};
+use crate::search::score::{is_decisive, moves_to_result, Score, WIN, WIN_MIN};
 use crate::search::{Engine, Limits, SearchOptions, SearchResult};
 use crate::types::{Color, Pos};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -270,38 +277,25 @@ pub fn review_game(
             ply,
             result: &result,
         });
+        let mut value = (result.score, result.pv.clone());
         if ply < n {
             let played = moves[ply];
             if played.is_point() {
                 let (next_score, next_pv) = after.take().unwrap_or((0, Vec::new()));
-                let engine_choice = result.best_move == played;
-                let mut played_score = if engine_choice {
-                    result.score
-                } else {
-                    one_ply_back(-next_score)
-                };
-                if result.score <= -WIN_MIN {
-                    // the position was proven lost, so every move loses (the search after the
-                    // move may not have seen how): the proof's distance is the closest known
-                    played_score = played_score.min(result.score);
-                }
-                let (loss, verdict) = judge(result.score, played_score, engine_choice, params);
-                reviewed.push(MoveReview {
+                let m = review_move(
                     ply,
                     played,
-                    color: g.board().to_move(),
-                    best: result.best_move,
-                    best_score: result.score,
-                    best_pv: result.pv.clone(),
-                    played_score,
-                    played_pv: if engine_choice { Vec::new() } else { next_pv },
-                    loss,
-                    verdict,
-                    depth: result.depth,
-                });
+                    g.board().to_move(),
+                    &result,
+                    (next_score, next_pv),
+                    params,
+                );
+                carry_forward(&m, reviewed.iter_mut().rev(), params);
+                value = (m.best_score, m.best_pv.clone());
+                reviewed.push(m);
             }
         }
-        after = Some((result.score, result.pv.clone()));
+        after = Some(value);
         if g.undo().is_none() {
             break;
         }
@@ -311,6 +305,131 @@ pub fn review_game(
     Review {
         moves: reviewed,
         complete,
+    }
+}
+
+/// The review of the move `played` by `color` at `ply`, from the search of the position before
+/// it and the value and line of the position after it (for its side to move).
+///
+/// A move's value and the position's value come from different searches, which need not
+/// agree. Where a proof settles it, the review makes them agree: the engine's own move takes
+/// the value of a proof the search after it found; a move proven to do better than the
+/// search's value makes the position worth as much (the search missed the proof, and the move
+/// is judged best); and in a position proven lost every move is lost.
+fn review_move(
+    ply: usize,
+    played: Pos,
+    color: Color,
+    result: &SearchResult,
+    (next_score, next_pv): (Score, Vec<Pos>),
+    params: &ReviewParams,
+) -> MoveReview {
+    let engine_choice = result.best_move == played;
+    let mut best = result.best_move;
+    let mut best_score = result.score;
+    let mut best_pv = result.pv.clone();
+    let after = one_ply_back(-next_score);
+    let mut played_score = if !engine_choice {
+        after
+    } else if !is_decisive(after) {
+        result.score
+    } else if is_decisive(result.score) {
+        // two proofs of the engine's move: the faster win (or the slower loss) is the
+        // closer one
+        result.score.max(after)
+    } else {
+        // the position after the engine's move was proven won or lost, which its own search
+        // had not seen
+        after
+    };
+    if is_decisive(played_score) && played_score > best_score {
+        // the position is worth at least what one of its moves is proven to be worth
+        best = played;
+        best_score = played_score;
+        best_pv = std::iter::once(played)
+            .chain(next_pv.iter().copied())
+            .collect();
+    }
+    if best_score <= -WIN_MIN {
+        // the position was proven lost, so every move loses (the search after the move may
+        // not have seen how): the proof's distance is the closest known
+        played_score = played_score.min(best_score);
+    }
+    let (loss, verdict) = judge(best_score, played_score, best == played, params);
+    MoveReview {
+        ply,
+        played,
+        color,
+        best,
+        best_score,
+        best_pv,
+        played_score,
+        played_pv: if best == played { Vec::new() } else { next_pv },
+        loss,
+        verdict,
+        depth: result.depth,
+    }
+}
+
+/// Carries the proof of the review `m`, a proven win or loss of the position before its move,
+/// along the game to `later`, the reviews of the moves after it in game order, as far as the
+/// game follows the proof's line. Each of those positions is then proven won or lost, one ply
+/// closer, whatever its own search saw: a side that is lost loses with every move, and a side
+/// that wins and plays the line's move plays a proven win. A later search that proved the
+/// opposite contradicts the proof, and the walk stops there.
+fn carry_forward<'a>(
+    m: &MoveReview,
+    later: impl IntoIterator<Item = &'a mut MoveReview>,
+    params: &ReviewParams,
+) {
+    if !is_decisive(m.best_score) {
+        return;
+    }
+    let line = &m.best_pv;
+    // the proven value of the position before the move `played` at `ply`, for its mover
+    let (mut value, mut ply, mut played) = (m.best_score, m.ply, m.played);
+    for (j, next) in later.into_iter().enumerate() {
+        if line.get(j) != Some(&played) || next.ply != ply + 1 {
+            return;
+        }
+        // a win in n plies is a loss in n - 1 plies after the move, and the other way round
+        value = if value > 0 {
+            -(value + 1)
+        } else {
+            -(value - 1)
+        };
+        if value.abs() >= WIN {
+            return;
+        }
+        if value < 0 {
+            if next.best_score >= WIN_MIN {
+                return;
+            }
+            next.best_score = next.best_score.min(value);
+            next.played_score = next.played_score.min(next.best_score);
+        } else {
+            if next.best_score <= -WIN_MIN || line.get(j + 1) != Some(&next.played) {
+                // contradicted, or the winner left the line: what its move is worth is
+                // its own search's to say
+                return;
+            }
+            next.played_score = next.played_score.max(value);
+            if next.played_score >= next.best_score {
+                next.best = next.played;
+                next.best_score = next.played_score;
+                next.best_pv = line[j + 1..].to_vec();
+                next.played_pv.clear();
+            }
+        }
+        let (loss, verdict) = judge(
+            next.best_score,
+            next.played_score,
+            next.best == next.played,
+            params,
+        );
+        next.loss = loss;
+        next.verdict = verdict;
+        (ply, played) = (next.ply, next.played);
     }
 }
 
@@ -537,5 +656,321 @@ mod tests {
         let plies: Vec<usize> = r.moves.iter().map(|m| m.ply).collect();
         assert_eq!(plies, vec![3, 4, 5]);
         assert_eq!(r.moves[0].color, Color::White);
+    }
+
+    /// Games in which the searches of neighbouring positions disagreed before the review
+    /// reconciled them (engine self-play at depths 2 and 3).
+    const SELF_PLAY: [(Rule, &str); 6] = [
+        (Rule::Freestyle, "h8 i9 h9 h10 j8 i8 i7 i10 j6 i11 i12 g9 j12 j10 k10 f10 g10 h12 k9 h6 k11 g13 f14 f8 e7 k8 l10 m11 i13 h14 m9"),
+        (Rule::Freestyle, "h8 i8 j9 j6 i9 k7 j10 k11 h9 k9 g9 f9 h10 h11 j11 k10 k8 k12 k13 j12 j8 j7 h7 h6 g7 f6 g11 f12 g10 g8 f10 i10 e11 d12 i7"),
+        (Rule::Standard, "h8 h7 j6 e7 i7 g9 i5 f8 d6 f7 i6 i8 k5 l4 k6 i11 h10 g7 d7 l6 k7 l8 k8 k9 k4"),
+        (Rule::Standard, "h8 g9 i10 h10 i9 i11 f8 j10 g8 i8 f7 j12 k13 j11 e8 d8 j9 h11 k11 f11 g11 h9 g10 h12 h13 g13 f14 k9"),
+        (Rule::Renju, "h8 i9 j8 i8 i7 g9 h6 k9 h9 h7 g6 g5 j6 i6 j5 j7 k5 l4 i5 l5 j4 k3 h4 k7 f8 g7 g3 f2 k8 l7 j2 j3 l6 m7 n7 i3 l3 n6 l8 m5 o7 m4 k6 m6 m8 m3"),
+        (Rule::Renju, "h8 h9 i10 i8 g10 f10 h11 f9 g12 j9 f13 e14 g11 g9 i9 h7 g13 g14 k10 g6 f5 j10 j11 i11 f12 h10 f8 g8 e10 j12 k13 g7 g5 d9 e9 f7 e7 e8 c10 h5"),
+    ];
+
+    #[test]
+    fn proofs_agree_between_a_move_and_the_positions_around_it() {
+        let mut proofs = 0;
+        for (rule, moves) in SELF_PLAY {
+            for depth in [2, 4, 6] {
+                let r = review(rule, moves, depth);
+                assert!(r.complete);
+                for m in &r.moves {
+                    // no move is proven better than the position it was played in
+                    if is_decisive(m.played_score) {
+                        proofs += 1;
+                        assert!(
+                            m.played_score <= m.best_score,
+                            "{rule:?} depth {depth} ply {}: {m:?}",
+                            m.ply
+                        );
+                    }
+                    assert_eq!(m.best_pv.first(), Some(&m.best));
+                }
+                for w in r.moves.windows(2) {
+                    let (m, next) = (&w[0], &w[1]);
+                    // a move that wins in n plies leaves a position lost in at most n - 1
+                    if next.ply == m.ply + 1 && m.played == m.best && m.best_score >= WIN_MIN {
+                        assert!(
+                            next.best_score <= -(m.best_score + 1),
+                            "{rule:?} depth {depth} ply {}: {m:?} then {next:?}",
+                            m.ply
+                        );
+                        assert!(next.played_score <= next.best_score);
+                    }
+                }
+            }
+        }
+        assert!(proofs > 20, "the games hold proofs to check: {proofs}");
+    }
+
+    fn found(best: &str, score: Score, pv: &str) -> SearchResult {
+        let pts = crate::notation::parse_moves(pv, 15).unwrap();
+        SearchResult {
+            best_move: crate::notation::parse_pos(best, 15).unwrap(),
+            score,
+            pv: pts,
+            depth: 6,
+            seldepth: 6,
+            root_moves: Vec::new(),
+            stats: crate::search::SearchStats::default(),
+            branching: Vec::new(),
+            elapsed_ms: 0,
+        }
+    }
+
+    #[test]
+    fn a_move_proven_better_than_the_search_saw_is_the_best() {
+        let pt = |t: &str| crate::notation::parse_pos(t, 15).unwrap();
+        let pts = |t: &str| crate::notation::parse_moves(t, 15).unwrap();
+        // the search of the position gave 120 with h9; the move played, j10, was proven to
+        // win in 5 plies (the position after it loses in 4 for White)
+        let m = review_move(
+            10,
+            pt("j10"),
+            Color::Black,
+            &found("h9", 120, "h9 h10"),
+            (loss_in(4), pts("k11 l12")),
+            &params(),
+        );
+        assert_eq!(
+            (m.best, m.best_score, m.played_score),
+            (pt("j10"), win_in(5), win_in(5))
+        );
+        assert_eq!(m.best_pv, pts("j10 k11 l12"));
+        assert!(m.played_pv.is_empty());
+        assert_eq!((m.verdict, m.loss), (Verdict::Best, 0.0));
+        // a value that is no proof leaves the search's choice alone
+        let m = review_move(
+            10,
+            pt("j10"),
+            Color::Black,
+            &found("h9", 120, "h9"),
+            (-300, pts("k11")),
+            &params(),
+        );
+        assert_eq!((m.best, m.best_score, m.played_score), (pt("h9"), 120, 300));
+        assert_eq!(m.verdict, Verdict::Good);
+        // nor does a proven loss that the search already saw as worse
+        let m = review_move(
+            10,
+            pt("j10"),
+            Color::Black,
+            &found("h9", loss_in(9), "h9"),
+            (win_in(4), pts("k11")),
+            &params(),
+        );
+        assert_eq!(
+            (m.best, m.best_score, m.played_score),
+            (pt("h9"), loss_in(9), loss_in(5))
+        );
+        // a loss the search saw as shorter than the move's: the move defends longer
+        let m = review_move(
+            10,
+            pt("j10"),
+            Color::Black,
+            &found("h9", loss_in(3), "h9"),
+            (win_in(6), pts("k11")),
+            &params(),
+        );
+        assert_eq!(
+            (m.best, m.best_score, m.played_score),
+            (pt("j10"), loss_in(7), loss_in(7))
+        );
+        assert_eq!(m.verdict, Verdict::Best);
+    }
+
+    #[test]
+    fn the_engines_move_takes_a_proof_found_after_it() {
+        let pt = |t: &str| crate::notation::parse_pos(t, 15).unwrap();
+        let pts = |t: &str| crate::notation::parse_moves(t, 15).unwrap();
+        // (the search before: its value; the position after h9, for White) -> (value, best value)
+        let cases = [
+            (120, -80, 120, 120),
+            (120, loss_in(4), win_in(5), win_in(5)),
+            (win_in(9), loss_in(4), win_in(5), win_in(5)),
+            (win_in(5), loss_in(8), win_in(5), win_in(5)),
+            // the engine's move proven to lose: the position itself is not proven lost
+            (120, win_in(4), loss_in(5), 120),
+            (loss_in(3), win_in(6), loss_in(7), loss_in(7)),
+        ];
+        for (before, after, value, best_value) in cases {
+            let m = review_move(
+                10,
+                pt("h9"),
+                Color::Black,
+                &found("h9", before, "h9 h10"),
+                (after, pts("k11 l12")),
+                &params(),
+            );
+            assert_eq!(
+                (m.played_score, m.best_score),
+                (value, best_value),
+                "{before} then {after}"
+            );
+            assert_eq!((m.best, m.verdict, m.loss), (pt("h9"), Verdict::Best, 0.0));
+            assert!(m.played_pv.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_proof_follows_the_game_as_far_as_the_game_follows_its_line() {
+        let pt = |t: &str| crate::notation::parse_pos(t, 15).unwrap();
+        let p = params();
+        // Black's win in 9 plies by j10 k11 l12 m13 n14; the game went j10 k11 l12 m13 a1 (Black
+        // left the line at ply 14). The later searches each saw only small edges.
+        let won = review_move(
+            10,
+            pt("j10"),
+            Color::Black,
+            &found("j10", win_in(9), "j10 k11 l12 m13 n14"),
+            (loss_in(8), Vec::new()),
+            &p,
+        );
+        let mut later: Vec<MoveReview> = [
+            ("k11", Color::White, "k11", 30),
+            ("l12", Color::Black, "b2", 50),
+            ("m13", Color::White, "m13", 20),
+            ("a1", Color::Black, "n14", 60),
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, &(played, color, best, score))| {
+            review_move(
+                11 + i,
+                pt(played),
+                color,
+                &found(best, score, best),
+                (-score, Vec::new()),
+                &p,
+            )
+        })
+        .collect();
+        carry_forward(&won, later.iter_mut(), &p);
+        let values: Vec<(Score, Score, Pos)> = later
+            .iter()
+            .map(|m| (m.best_score, m.played_score, m.best))
+            .collect();
+        assert_eq!(
+            values,
+            [
+                (loss_in(8), loss_in(8), pt("k11")),
+                (win_in(7), win_in(7), pt("l12")),
+                (loss_in(6), loss_in(6), pt("m13")),
+                // off the line: a1 is its search's to judge
+                (60, 60, pt("n14")),
+            ]
+        );
+        assert_eq!(later[1].best_pv, vec![pt("l12"), pt("m13"), pt("n14")]);
+        assert_eq!(later[1].verdict, Verdict::Best);
+        assert!(later[1].played_pv.is_empty());
+        // a proven loss: every move loses, and the winner's reply on the line is a win
+        let lost = review_move(
+            10,
+            pt("j10"),
+            Color::Black,
+            &found("j10", loss_in(4), "j10 k11"),
+            (win_in(3), Vec::new()),
+            &p,
+        );
+        let mut later = [review_move(
+            11,
+            pt("k11"),
+            Color::White,
+            &found("c3", 90, "c3"),
+            (-90, Vec::new()),
+            &p,
+        )];
+        carry_forward(&lost, later.iter_mut(), &p);
+        assert_eq!(
+            (later[0].best_score, later[0].played_score, later[0].best),
+            (win_in(3), win_in(3), pt("k11"))
+        );
+        // a later proof of the opposite stops the walk
+        let mut later = [review_move(
+            11,
+            pt("k11"),
+            Color::White,
+            &found("k11", win_in(5), "k11"),
+            (loss_in(4), Vec::new()),
+            &p,
+        )];
+        let before = later.clone();
+        carry_forward(&won, later.iter_mut(), &p);
+        assert_eq!(later, before);
+    }
+
+    #[test]
+    fn a_winning_move_leaves_the_opponent_lost_whatever_its_search_saw() {
+        let pt = |t: &str| crate::notation::parse_pos(t, 15).unwrap();
+        let won = review_move(
+            10,
+            pt("j10"),
+            Color::Black,
+            &found("j10", win_in(7), "j10 k11"),
+            (loss_in(6), Vec::new()),
+            &params(),
+        );
+        // the opponent's search saw a small edge; it played k11 (its own choice)
+        let mut next = review_move(
+            11,
+            pt("k11"),
+            Color::White,
+            &found("k11", 40, "k11 l12"),
+            (-40, Vec::new()),
+            &params(),
+        );
+        assert_eq!(next.verdict, Verdict::Best);
+        carry_forward(&won, [&mut next], &params());
+        assert_eq!(
+            (next.best_score, next.played_score),
+            (loss_in(6), loss_in(6))
+        );
+        assert_eq!((next.verdict, next.loss), (Verdict::Best, 0.0));
+        // had it played another move that its search thought a blunder into a loss, the move
+        // is no blunder: the position was lost already
+        let mut next = review_move(
+            11,
+            pt("a1"),
+            Color::White,
+            &found("k11", 40, "k11"),
+            (win_in(2), Vec::new()),
+            &params(),
+        );
+        assert_eq!(next.verdict, Verdict::Blunder);
+        carry_forward(&won, [&mut next], &params());
+        assert_eq!(
+            (next.best_score, next.played_score),
+            (loss_in(6), loss_in(3))
+        );
+        assert_ne!(next.verdict, Verdict::Blunder);
+        // not after a move that was not the proof's, nor for a move that does not follow
+        for (m, ply) in [
+            (
+                review_move(
+                    10,
+                    pt("h9"),
+                    Color::Black,
+                    &found("j10", win_in(7), "j10"),
+                    (-50, Vec::new()),
+                    &params(),
+                ),
+                11,
+            ),
+            (won.clone(), 12),
+        ] {
+            let mut next = review_move(
+                ply,
+                pt("k11"),
+                Color::White,
+                &found("k11", 40, "k11"),
+                (-40, Vec::new()),
+                &params(),
+            );
+            let before = next.clone();
+            carry_forward(&m, [&mut next], &params());
+            assert_eq!(next, before);
+        }
     }
 }
