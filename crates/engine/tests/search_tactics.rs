@@ -711,3 +711,53 @@ fn exact_values_for_the_best_moves_and_bounds_for_the_rest() {
         }
     }
 }
+
+#[test]
+fn excluded_points_are_never_played() {
+    let pts = |t: &str| gomoku_engine::notation::parse_moves(t, 15).expect("points");
+    let search_without = |b: &Board, exclude: &str, limits: Limits| {
+        let mut e = Engine::new(EngineConfig {
+            hash_mb: 4,
+            threads: 1,
+        });
+        let options = SearchOptions {
+            exclude: pts(exclude),
+            ..SearchOptions::default()
+        };
+        e.search(b, &limits, &options, &AtomicBool::new(false), &mut |_| {})
+            .best_move
+    };
+    let timed = Limits {
+        move_time_ms: Some(300),
+        ..Limits::default()
+    };
+    // (position, excluded points, the moves allowed as the answer; empty: any but those)
+    let cases = [
+        // Black's straight four: either end wins, the other is taken
+        ("h8 a1 i8 a3 j8 a5 k8 a7", "g8", "l8"),
+        ("h8 a1 i8 a3 j8 a5 k8 a7", "l8", "g8"),
+        // both ends excluded: no five, and neither end
+        ("h8 a1 i8 a3 j8 a5 k8 a7", "g8 l8", ""),
+        // White must block Black's four at l8; with it excluded, any other point
+        ("h8 a1 i8 a3 j8 a5 k8", "l8", ""),
+        // the empty board without its centre: a point next to it
+        ("", "h8", "g7 g8 g9 h7 h9 i7 i8 i9"),
+    ];
+    for (moves, exclude, allowed) in cases {
+        let b = opening(moves);
+        for limits in [depth(4), timed.clone()] {
+            let m = search_without(&b, exclude, limits);
+            assert!(m.is_point() && b.is_empty(m), "{moves}: {m:?}");
+            assert!(
+                !pts(exclude).contains(&m),
+                "{moves} without {exclude}: {m:?}"
+            );
+            if !allowed.is_empty() {
+                assert!(
+                    pts(allowed).contains(&m),
+                    "{moves} without {exclude}: {m:?}"
+                );
+            }
+        }
+    }
+}

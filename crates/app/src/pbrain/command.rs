@@ -85,6 +85,15 @@ pub enum Command {
     ShowInfo,
     /// `YXNBEST n`.
     NBest(usize),
+    /// `YXBLOCK` (`undo: false`) or `YXBLOCKUNDO` (`undo: true`): `x,y` lines and `DONE`
+    /// follow, points the engine must not play (Yixin-Board's blocked points), added to or
+    /// taken from the list.
+    Block {
+        /// Whether the points leave the list.
+        undo: bool,
+    },
+    /// `YXBLOCKRESET`: no point is blocked any more.
+    BlockReset,
 }
 
 /// Why a line is not a command.
@@ -191,6 +200,9 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             }
             Ok(Command::NBest(n))
         }
+        "YXBLOCK" => no_args(Command::Block { undo: false }),
+        "YXBLOCKUNDO" => no_args(Command::Block { undo: true }),
+        "YXBLOCKRESET" => no_args(Command::BlockReset),
         "DONE" => Err(ParseError::Malformed("DONE without BOARD".into())),
         _ => Err(ParseError::Unknown(excerpt(word).into_owned())),
     }
@@ -231,6 +243,9 @@ mod tests {
         assert_eq!(parse("swap2board"), Ok(Command::Swap2Board));
         assert_eq!(parse("YXNBEST 3"), Ok(Command::NBest(3)));
         assert_eq!(parse("RECTSTART 20, 20"), Ok(Command::RectStart(20, 20)));
+        assert_eq!(parse("yxblock"), Ok(Command::Block { undo: false }));
+        assert_eq!(parse("YXBLOCKUNDO\r\n"), Ok(Command::Block { undo: true }));
+        assert_eq!(parse("yxblockreset"), Ok(Command::BlockReset));
     }
 
     #[test]
@@ -266,6 +281,9 @@ mod tests {
         ));
         assert!(matches!(parse("YXNBEST 0"), Err(ParseError::Malformed(_))));
         assert!(matches!(parse("INFO"), Err(ParseError::Malformed(_))));
+        assert!(
+            matches!(parse("YXBLOCK 7,7"), Err(ParseError::Malformed(m)) if m.contains("no arguments"))
+        );
     }
 
     #[test]
@@ -340,6 +358,8 @@ mod props {
             Just(Command::HashClear),
             Just(Command::ShowInfo),
             (1..=usize::MAX).prop_map(Command::NBest),
+            any::<bool>().prop_map(|undo| Command::Block { undo }),
+            Just(Command::BlockReset),
         ]
         .boxed()
     }
@@ -365,6 +385,9 @@ mod props {
             Command::HashClear => "YXHASHCLEAR".into(),
             Command::ShowInfo => "YXSHOWINFO".into(),
             Command::NBest(n) => format!("YXNBEST {n}"),
+            Command::Block { undo: false } => "YXBLOCK".into(),
+            Command::Block { undo: true } => "YXBLOCKUNDO".into(),
+            Command::BlockReset => "YXBLOCKRESET".into(),
         }
     }
 
@@ -403,6 +426,9 @@ mod props {
             "YXHASHCLEAR",
             "YXSHOWINFO",
             "YXNBEST",
+            "YXBLOCK",
+            "YXBLOCKUNDO",
+            "YXBLOCKRESET",
             "DONE",
             "start",
             "info",

@@ -24,12 +24,21 @@ pub enum Flow {
     Quit,
 }
 
-/// `BOARD` (or `SWAP2BOARD`) lines collected until `DONE`.
+/// What the lines up to `DONE` are for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LinesFor {
+    /// `BOARD` (`think`) or `YXBOARD`: `x,y,field` lines of the position.
+    Board { think: bool },
+    /// `SWAP2BOARD`: `x,y` of stones, Black first.
+    Swap2,
+    /// `YXBLOCK` or `YXBLOCKUNDO` (`undo`): `x,y` of points to block or unblock.
+    Block { undo: bool },
+}
+
+/// `BOARD` (or `SWAP2BOARD`, `YXBLOCK`, `YXBLOCKUNDO`) lines collected until `DONE`.
 #[derive(Debug)]
 struct BoardInput {
-    think: bool,
-    /// `SWAP2BOARD`: the lines are `x,y` of stones, Black first.
-    swap2: bool,
+    kind: LinesFor,
     lines: Vec<String>,
     received: Instant,
 }
@@ -57,6 +66,8 @@ pub struct Session {
     settings: Settings,
     game: Option<Position>,
     board_input: Option<BoardInput>,
+    /// Points the engine must not play (`YXBLOCK`), until `YXBLOCKRESET` or `START`.
+    blocked: Vec<Pos>,
     thinking: Option<Thinking>,
     /// Lines that arrived during the search, to handle after it.
     waiting: VecDeque<String>,
@@ -76,6 +87,7 @@ impl Session {
             settings: Settings::default(),
             game: None,
             board_input: None,
+            blocked: Vec::new(),
             thinking: None,
             waiting: VecDeque::new(),
             eof: false,
@@ -165,10 +177,10 @@ impl Session {
             match line.to_ascii_uppercase().as_str() {
                 "DONE" => {
                     if let Some(input) = self.board_input.take() {
-                        if input.swap2 {
-                            self.swap2_done(&input);
-                        } else {
-                            self.board_done(input);
+                        match input.kind {
+                            LinesFor::Board { think } => self.board_done(&input, think),
+                            LinesFor::Swap2 => self.swap2_done(&input),
+                            LinesFor::Block { undo } => self.block_done(&input, undo),
                         }
                     }
                 }
@@ -239,23 +251,11 @@ impl Session {
                     }
                 }
             }
-            Command::Board { think } => {
-                // without a board the lines are still taken up to DONE, which answers the error
-                self.board_input = Some(BoardInput {
-                    think,
-                    swap2: false,
-                    lines: Vec::new(),
-                    received: at,
-                });
-            }
-            Command::Swap2Board => {
-                self.board_input = Some(BoardInput {
-                    think: true,
-                    swap2: true,
-                    lines: Vec::new(),
-                    received: at,
-                });
-            }
+            // without a board the lines are still taken up to DONE, which answers the error
+            Command::Board { think } => self.collect(LinesFor::Board { think }, at),
+            Command::Swap2Board => self.collect(LinesFor::Swap2, at),
+            Command::Block { undo } => self.collect(LinesFor::Block { undo }, at),
+            Command::BlockReset => self.blocked.clear(),
             Command::Takeback(xy) => {
                 if let Some(p) = self.point(&xy) {
                     let taken = self.game.as_mut().map(|g| g.take_back(p));
@@ -305,6 +305,15 @@ impl Session {
         Flow::Continue
     }
 
+    /// Takes the lines that follow, up to `DONE`, for `kind`.
+    fn collect(&mut self, kind: LinesFor, at: Instant) {
+        self.board_input = Some(BoardInput {
+            kind,
+            lines: Vec::new(),
+            received: at,
+        });
+    }
+
     fn no_game(&self) -> Flow {
         self.error("no board yet: send START first");
         Flow::Continue
@@ -332,6 +341,7 @@ impl Session {
             return;
         }
         self.new_game(size);
+        self.blocked.clear();
         // allocate the table before answering: managers do not count START against the
         // clock, but they do count the first move
         let (ack, allocated) = std::sync::mpsc::channel();
@@ -355,7 +365,7 @@ impl Session {
         }
     }
 
-    fn board_done(&mut self, input: BoardInput) {
+    fn board_done(&mut self, input: &BoardInput, think: bool) {
         let Some(size) = self.game.as_ref().map(Position::size) else {
             self.no_game();
             return;
@@ -373,7 +383,7 @@ impl Session {
         match Position::from_fields(size, self.settings.rule, &fields) {
             Ok(pos) => {
                 self.game = Some(pos);
-                if input.think {
+                if think {
                     self.think(input.received, 1, false);
                 }
             }
@@ -410,6 +420,35 @@ impl Session {
         }
         self.game = Some(pos);
         self.think(input.received, 1, true);
+    }
+
+    /// `YXBLOCK ... DONE` (or `YXBLOCKUNDO`): the points join (or leave) the blocked ones. No
+    /// answer, as Yixin-Board expects; a bad point is an `ERROR` and changes nothing.
+    fn block_done(&mut self, input: &BoardInput, undo: bool) {
+        let Some(size) = self.game.as_ref().map(Position::size) else {
+            self.no_game();
+            return;
+        };
+        let word = if undo { "YXBLOCKUNDO" } else { "YXBLOCK" };
+        let mut points = Vec::new();
+        for line in &input.lines {
+            match parse_xy(line, size) {
+                Ok(p) => points.push(p),
+                Err(e) => {
+                    self.error(&format!("{word}: {}", notation_message(e)));
+                    return;
+                }
+            }
+        }
+        if undo {
+            self.blocked.retain(|p| !points.contains(p));
+        } else {
+            for p in points {
+                if !self.blocked.contains(&p) {
+                    self.blocked.push(p);
+                }
+            }
+        }
     }
 
     fn play(&mut self, xy: &str) {
@@ -537,10 +576,15 @@ impl Session {
             return;
         }
         let budget = self.settings.budget();
+        let (exclude, set_aside) = excluded(&self.blocked, game);
+        if set_aside {
+            self.out
+                .line("MESSAGE every legal point is blocked: the block is set aside for this move");
+        }
         let job = SearchJob {
             id: self.next_id,
             board: game.board().clone(),
-            exclude: game.dead().to_vec(),
+            exclude,
             budget,
             received: at,
             stop: Arc::new(AtomicBool::new(false)),
@@ -616,6 +660,26 @@ impl Session {
             Some(p) if game.play(p).is_ok() => self.out.line(&format_xy(p)),
             _ => self.error("no legal move left"),
         }
+    }
+}
+
+/// The points a search in `game` must not play: its dead stones, and the `blocked` points
+/// unless they leave no legal move; then they are set aside (the `bool`), as the answer must
+/// be a move.
+fn excluded(blocked: &[Pos], game: &mut Position) -> (Vec<Pos>, bool) {
+    let mut exclude = game.dead().to_vec();
+    if blocked.is_empty() {
+        return (exclude, false);
+    }
+    let points: Vec<Pos> = game.board().points().collect();
+    if points
+        .into_iter()
+        .any(|p| !blocked.contains(&p) && game.is_legal(p))
+    {
+        exclude.extend(blocked.iter().filter(|&&p| game.is_free(p)));
+        (exclude, false)
+    } else {
+        (exclude, true)
     }
 }
 
@@ -1051,6 +1115,18 @@ mod props {
                 v
             })
             .boxed();
+        let block = (
+            prop::sample::select(vec!["YXBLOCK", "yxblockundo", "yxblock"]),
+            prop::collection::vec(point(), 0..30),
+            prop::sample::select(vec!["DONE", "done", "END", ""]),
+        )
+            .prop_map(|(word, points, done)| {
+                let mut v = vec![word.to_string()];
+                v.extend(points);
+                v.push(done.to_string());
+                v
+            })
+            .boxed();
         let info = prop_oneof![
             (
                 prop::sample::select(vec![
@@ -1089,11 +1165,12 @@ mod props {
             ),
             2 => board,
             1 => swap2,
+            2 => block,
             2 => info.prop_map(|l| vec![l]).boxed(),
             2 => one(
                 prop::sample::select(vec![
                     "BEGIN", "RESTART", "ABOUT", "YXSHOWFORBID", "YXHASHCLEAR", "YXSHOWINFO",
-                    "STOP", "YXSTOP", "DONE", "BEGIN now", "END",
+                    "STOP", "YXSTOP", "DONE", "BEGIN now", "END", "YXBLOCKRESET",
                 ])
                 .prop_map(str::to_string)
                 .boxed()
@@ -1126,6 +1203,11 @@ mod props {
         }
         for line in lines {
             let in_board = s.board_input.is_some();
+            let swap2 = s
+                .board_input
+                .as_ref()
+                .is_some_and(|b| b.kind == LinesFor::Swap2);
+            let blocked = s.blocked.clone();
             let flow = s.handle(Event::Line(format!("{line}\r\n"), Instant::now()));
             while flow == Flow::Continue && s.thinking.is_some() {
                 let ev = rx
@@ -1135,10 +1217,20 @@ mod props {
                     return Ok(());
                 }
             }
-            let answers: Vec<String> = out
-                .try_iter()
+            let all: Vec<String> = out.try_iter().collect();
+            let set_aside = all.iter().any(|l| l.contains("the block is set aside"));
+            let answers: Vec<String> = all
+                .into_iter()
                 .filter(|l| !l.starts_with("MESSAGE"))
                 .collect();
+            // a move is never a blocked point, unless the block left no legal move
+            if let (false, false, Some(g)) = (swap2, set_aside, &s.game) {
+                for a in &answers {
+                    if let Ok(p) = parse_xy(a, g.size()) {
+                        prop_assert!(!blocked.contains(&p), "'{}' answered blocked {}", line, a);
+                    }
+                }
+            }
             let cleaned = command::clean(line);
             if !in_board && !cleaned.is_empty() {
                 match command::parse(cleaned) {

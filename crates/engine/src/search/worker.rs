@@ -384,13 +384,21 @@ impl<'a> Worker<'a> {
         }
         list.retain(|m| !self.sh.options.exclude.contains(&m.pos));
         if list.is_empty() {
-            // every candidate excluded or forbidden: any legal empty point
+            // every candidate excluded or forbidden: any legal empty point; on an empty board
+            // (its centre excluded) the ones nearest to the centre
+            let c = b.centre();
+            let ring = |p: &Pos| p.x().abs_diff(c.x()).max(p.y().abs_diff(c.y()));
             let pts: Vec<Pos> = b.points().filter(|&p| b.is_empty(p)).collect();
             for p in pts {
                 let excluded = self.sh.options.exclude.contains(&p);
                 let forbidden = us == Color::Black && b.is_forbidden(p);
                 if !excluded && !forbidden {
                     list.push(ScoredMove { pos: p, score: 0 });
+                }
+            }
+            if b.stone_count() == 0 {
+                if let Some(nearest) = list.iter().map(|m| ring(&m.pos)).min() {
+                    list.retain(|m| ring(&m.pos) == nearest);
                 }
             }
         }
