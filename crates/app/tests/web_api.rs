@@ -1220,6 +1220,99 @@ mod analysis {
     }
 
     #[tokio::test]
+    async fn points_left_out_of_the_analysis() {
+        let (app, _) = router();
+        // Black's straight four: g8 and l8 each make five
+        let (id, _) = new_game(
+            &app,
+            json!({"black": "person", "white": "person", "position": "h8 a1 i8 a3 j8 a5 k8 a7"}),
+        )
+        .await;
+        let url = format!("/api/games/{id}/analyze");
+        // "7,7" is h8, occupied: refused, and nothing changed
+        let (s, e) = post(&app, &url, json!({"exclude": ["g8", "7,7"]})).await;
+        assert_error(s, &e, StatusCode::BAD_REQUEST, "bad_point");
+        let (_, v) = get(&app, &format!("/api/games/{id}")).await;
+        assert_eq!((&v["analyze"], &v["excluded"]), (&json!(false), &json!([])));
+        let (s, v) = post(&app, &url, json!({"exclude": ["g8"]})).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["excluded"], json!(["g8"]));
+        // with a five to make, the five is the only candidate: the other one
+        let v = wait_for(&app, &id, "the finished analysis", |v| {
+            !v["analysis"].is_null()
+        })
+        .await;
+        let list = candidates(&v["analysis"], &v);
+        assert_eq!(list.len(), 1, "{list:?}");
+        assert_eq!((list[0].0.as_str(), list[0].2), ("l8", Some(1)), "{list:?}");
+        // another set restarts the analysis without them
+        let (s, v) = post(&app, &url, json!({"exclude": ["l8", "g8", "l8"]})).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["excluded"], json!(["l8", "g8"]));
+        assert!(v["analysis"].is_null(), "{v}");
+        // (the five comes a move later: any move wins in two)
+        let v = wait_for(&app, &id, "candidates without either five", |v| {
+            !v["analysis"].is_null()
+        })
+        .await;
+        let list = candidates(&v["analysis"], &v);
+        assert!(list.len() >= 3, "{list:?}");
+        assert!(
+            list.iter().all(|(m, _, _)| m != "g8" && m != "l8"),
+            "{list:?}"
+        );
+        // they hold for this position only, and come back with it
+        let (s, v) = post(
+            &app,
+            &format!("/api/games/{id}/move"),
+            json!({"move": "b2"}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(v["excluded"], json!([]));
+        let (_, v) = post(&app, &format!("/api/games/{id}/undo"), json!({})).await;
+        assert_eq!(v["excluded"], json!(["l8", "g8"]), "{v}");
+        // an empty list restores every point; off forgets them
+        let (_, v) = post(&app, &url, json!({"exclude": []})).await;
+        assert_eq!(v["excluded"], json!([]));
+        post(&app, &url, json!({"exclude": ["g8"]})).await;
+        let (_, v) = post(&app, &url, json!({"on": false})).await;
+        assert_eq!(v["excluded"], json!([]));
+        assert_eq!(v["analyze"], false);
+    }
+
+    #[tokio::test]
+    async fn bad_points_to_leave_out_change_nothing() {
+        let (app, _) = router();
+        let (id, _) = new_game(
+            &app,
+            json!({"size": 5, "black": "person", "white": "person", "position": "c3"}),
+        )
+        .await;
+        let url = format!("/api/games/{id}/analyze");
+        post(&app, &url, json!({"exclude": ["a1"]})).await;
+        let every: Vec<String> = "abcde"
+            .chars()
+            .flat_map(|c| (1..=5).map(move |r| format!("{c}{r}")))
+            .filter(|p| p != "c3")
+            .collect();
+        for (body, code) in [
+            (json!({"exclude": ["c3"]}), "bad_point"),
+            (json!({"exclude": ["a1", "z9"]}), "bad_point"),
+            (json!({"exclude": ["a1", "7,7"]}), "bad_point"),
+            (json!({"exclude": every}), "nothing_left"),
+        ] {
+            let (s, e) = post(&app, &url, body.clone()).await;
+            assert_error(s, &e, StatusCode::BAD_REQUEST, code);
+            let (_, v) = get(&app, &format!("/api/games/{id}")).await;
+            assert_eq!(v["excluded"], json!(["a1"]), "{body}: {v}");
+        }
+        let (s, e) = call(&app, Method::POST, &url, Some(r#"{"exclude": "a1"}"#)).await;
+        assert_error(s, &e, StatusCode::BAD_REQUEST, "malformed_json");
+        post(&app, &url, json!({"on": false})).await;
+    }
+
+    #[tokio::test]
     async fn bad_analysis_requests_change_nothing() {
         let (app, _) = router();
         let (id, _) = new_game(

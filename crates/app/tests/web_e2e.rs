@@ -597,6 +597,48 @@ async fn play_in_headless_chromium() {
         shown,
         "the hovered candidate's line on the board, and no values under it: {last}"
     );
+    // leaving points out: the × of a candidate, a right-click on the board, then all back
+    let left_out = js(
+        &c,
+        "const b = document.querySelector('[data-testid=candidates] li [data-exclude]');          b.click(); return b.dataset.exclude;",
+    )
+    .await;
+    let left_out = left_out.as_str().expect("a candidate's point").to_string();
+    wait_js(
+        &c,
+        "the candidate left out",
+        &format!(
+            "return !document.querySelector('[data-testid=excluded-box]').hidden              && document.querySelector('[data-testid=excluded-list]').textContent === '{left_out}'              && !!document.querySelector('[data-testid=board] [data-excluded=\"{left_out}\"]')              && document.querySelectorAll('[data-testid=candidates] li').length >= 1              && !document.querySelector('[data-testid=candidates] li[data-move=\"{left_out}\"]')              && !document.querySelector('[data-candidate=\"{left_out}\"]');"
+        ),
+    )
+    .await;
+    let prevented = js(
+        &c,
+        "const h = document.querySelector('[data-testid=board] .hit[data-point=o15]');          const e = new MouseEvent('contextmenu', { bubbles: true, cancelable: true });          h.dispatchEvent(e); return e.defaultPrevented;",
+    )
+    .await;
+    assert_eq!(
+        prevented,
+        Value::Bool(true),
+        "no browser menu over the board"
+    );
+    wait_js(
+        &c,
+        "a point left out by a right-click",
+        &format!(
+            "return document.querySelector('[data-testid=excluded-list]').textContent === '{left_out} o15'              && !!document.querySelector('[data-excluded=o15]');"
+        ),
+    )
+    .await;
+    js(&c, "window.scrollTo(0, 0); return true;").await;
+    save_screenshot(&c, "web-e2e-excluded.png").await;
+    click(&c, "btn-include-all").await;
+    wait_js(
+        &c,
+        "every point back in the analysis",
+        "return document.querySelector('[data-testid=excluded-box]').hidden          && !document.querySelector('[data-excluded]')          && document.querySelectorAll('[data-testid=candidates] li').length >= 1;",
+    )
+    .await;
     let best = marks[0][0].as_str().expect("a point").to_string();
     click_point(&c, &best).await;
     wait_js(

@@ -522,6 +522,18 @@
     if (last && last.x !== null && !showNumbers) {
       svg.appendChild(el('circle', { cx: px(last.x), cy: px(last.y), r: 5.5, class: 'last-mark', 'data-testid': 'last-move' }));
     }
+    // the points the analysis leaves out: a dashed ring, crossed
+    if (!browsing() && !setup && game.analyze) {
+      for (const pt of game.excluded || []) {
+        const p = parsePoint(pt, n);
+        if (!p) continue;
+        const g = el('g', { class: 'excluded', 'data-excluded': pt });
+        const r = CELL * 0.3;
+        g.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r }));
+        g.appendChild(el('line', { x1: px(p.x) - r * 0.7, y1: px(p.y) + r * 0.7, x2: px(p.x) + r * 0.7, y2: px(p.y) - r * 0.7 }));
+        svg.appendChild(g);
+      }
+    }
     const marks = el('g', { class: 'candidates', id: 'candidate-marks', 'data-testid': 'candidate-marks' });
     svg.appendChild(marks);
     renderCandidateMarks(occupied);
@@ -730,9 +742,30 @@
       const line = document.createElement('span');
       line.className = 'line';
       line.textContent = c.pv.slice(1, 8).join(' ') + ' (d' + c.depth + ')';
-      li.append(pt, ev, line);
+      const x = document.createElement('button');
+      x.type = 'button';
+      x.className = 'cand-x';
+      x.dataset.exclude = c.move;
+      x.title = t('exclude.one', { move: c.move });
+      x.textContent = '×';
+      li.append(pt, ev, line, x);
       list.appendChild(li);
     }
+  }
+
+  // The points left out of the analysis, under the candidates.
+  function renderExcluded() {
+    const list = (game && game.analyze && !browsing() && game.excluded) || [];
+    $('excluded-box').hidden = list.length === 0;
+    $('excluded-list').textContent = list.join(' ');
+  }
+
+  // Leaves `point` out of the analysis (or takes it back in with `back`).
+  function exclude(point, back) {
+    if (!game || !game.analyze) return;
+    const now = game.excluded || [];
+    const next = back ? now.filter((p) => p !== point) : now.concat(now.includes(point) ? [] : [point]);
+    act('/analyze', { on: true, exclude: next });
   }
 
   function renderStatus() {
@@ -1047,6 +1080,7 @@
     renderGraph();
     renderReview();
     renderSolution();
+    renderExcluded();
     renderClocks();
     renderButtons();
   }
@@ -1065,6 +1099,20 @@
     if (!target || !target.dataset.point || !game || reviewing() || browsing()) return;
     act('/move', { move: target.dataset.point });
   });
+  // a right-click on an empty point leaves it out of the analysis, or takes it back in
+  $('board').addEventListener('contextmenu', (e) => {
+    const target = e.target.closest('[data-point]');
+    if (!game || !game.analyze || setup || browsing() || !target || !target.dataset.point) return;
+    const point = target.dataset.point;
+    if (game.moves.some((m) => m.move === point)) return;
+    e.preventDefault();
+    exclude(point, (game.excluded || []).includes(point));
+  });
+  $('candidates').addEventListener('click', (e) => {
+    const b = e.target.closest('[data-exclude]');
+    if (b) exclude(b.dataset.exclude, false);
+  });
+  $('btn-include-all').addEventListener('click', () => act('/analyze', { on: true, exclude: [] }));
   $('nav-first').addEventListener('click', () => browseTo(startPlies()));
   $('nav-prev').addEventListener('click', () => browseTo((browsing() ? browse : game.moves.length) - 1));
   $('nav-next').addEventListener('click', () => browseTo((browsing() ? browse : game.moves.length) + 1));

@@ -205,11 +205,17 @@ pub struct MoveRequest {
 pub struct AnalyzeRequest {
     /// Analysis on (the default) or off.
     pub on: bool,
+    /// Empty points the analysis leaves out, replacing those left out before (`h8` or `x,y`);
+    /// absent, they stay as they were. They hold for the position on the board only.
+    pub exclude: Option<Vec<String>>,
 }
 
 impl Default for AnalyzeRequest {
     fn default() -> Self {
-        AnalyzeRequest { on: true }
+        AnalyzeRequest {
+            on: true,
+            exclude: None,
+        }
     }
 }
 
@@ -627,6 +633,9 @@ pub struct Slot {
     analyze: bool,
     /// The last finished analysis of the current position.
     analysis: Option<EngineInfo>,
+    /// Points the analysis leaves out, with the position they were chosen in (they hold for
+    /// it only).
+    excluded: Option<(String, Vec<Pos>)>,
     /// The swap2 opening while it lasts.
     opening: Option<Opening>,
     /// Stones put down in the opening (undo does not go back into it).
@@ -679,6 +688,8 @@ pub struct GameView {
     analyze: bool,
     /// The last finished analysis of the current position (the live one is in `live`).
     analysis: Option<EngineInfo>,
+    /// The points the analysis of the current position leaves out.
+    excluded: Vec<String>,
     /// The swap2 opening while it lasts.
     opening: Option<OpeningView>,
     /// What happened in the swap2 opening: the engine's reasons, the choices made.
@@ -982,6 +993,11 @@ impl Slot {
             hint: self.hint.clone(),
             analyze: self.analyze,
             analysis: self.analysis.clone(),
+            excluded: self
+                .excluded()
+                .iter()
+                .map(|&p| format_pos(p, self.game.board().size()))
+                .collect(),
             opening: self.opening.as_ref().map(|o| OpeningView {
                 rule: "swap2",
                 stage: o.stage,
@@ -1140,6 +1156,11 @@ impl Slot {
             purpose,
             color,
             size,
+            exclude: if purpose == Purpose::Analysis {
+                self.excluded().to_vec()
+            } else {
+                Vec::new()
+            },
         };
         self.spawn_job(
             purpose,
@@ -1715,26 +1736,84 @@ impl Slot {
     /// 409 when turning it on in a game that is over.
     pub fn analyze(&mut self, req: &AnalyzeRequest) -> Result<(), ApiError> {
         self.touch();
+        let analysing = self
+            .job
+            .as_ref()
+            .is_some_and(|j| j.purpose == Purpose::Analysis);
         if req.on {
             self.refuse_if_over()?;
+            let exclude = req
+                .exclude
+                .as_ref()
+                .map(|points| self.check_exclude(points))
+                .transpose()?;
             self.analyze = true;
+            if let Some(points) = exclude {
+                if points != self.excluded() {
+                    // the analysis so far counted those points: it starts again without them
+                    if analysing {
+                        self.cancel_job();
+                    }
+                    self.analysis = None;
+                }
+                self.excluded = Some((self.game.board().position_string(), points));
+            }
             if self.job.is_none() {
                 self.analysis = None;
                 self.maybe_analyze();
             }
         } else {
             self.analyze = false;
-            if self
-                .job
-                .as_ref()
-                .is_some_and(|j| j.purpose == Purpose::Analysis)
-            {
+            if analysing {
                 self.cancel_job();
             }
             self.analysis = None;
+            self.excluded = None;
         }
         self.changed();
         Ok(())
+    }
+
+    /// The points the analysis of the position on the board leaves out.
+    fn excluded(&self) -> &[Pos] {
+        match &self.excluded {
+            Some((position, points)) if *position == self.game.board().position_string() => points,
+            _ => &[],
+        }
+    }
+
+    /// Reads the points an analysis is to leave out: empty points of the board, in order and
+    /// without repeats, and at least one legal point left to analyse.
+    fn check_exclude(&self, points: &[String]) -> Result<Vec<Pos>, ApiError> {
+        let board = self.game.board();
+        let size = board.size();
+        let mut out = Vec::new();
+        for text in points {
+            let p = read_point(text, size)
+                .map_err(|e| ApiError::bad_request("bad_point", format!("exclude: {e}")))?;
+            if !board.is_empty(p) {
+                return Err(ApiError::bad_request(
+                    "bad_point",
+                    format!("exclude: {} is not an empty point", format_pos(p, size)),
+                ));
+            }
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        let mut b = board.clone();
+        let black = b.to_move() == Color::Black;
+        let points: Vec<Pos> = b.points().collect();
+        let open = points
+            .into_iter()
+            .any(|p| b.is_empty(p) && !out.contains(&p) && !(black && b.is_forbidden(p)));
+        if !open {
+            return Err(ApiError::bad_request(
+                "nothing_left",
+                "exclude: no legal point would be left to analyse",
+            ));
+        }
+        Ok(out)
     }
 
     /// Reviews every move of the game: each position is searched for `time_ms` (from the last
@@ -2073,6 +2152,8 @@ struct SearchCtx {
     purpose: Purpose,
     color: Color,
     size: usize,
+    /// Root moves the search leaves out (an analysis's excluded points).
+    exclude: Vec<Pos>,
 }
 
 impl SearchCtx {
@@ -2088,6 +2169,7 @@ impl SearchCtx {
             all_root_values: analysis,
             // exact values for the candidates shown, bounds for the rest: a deeper analysis
             exact_moves: CANDIDATES,
+            exclude: self.exclude.clone(),
             ..SearchOptions::default()
         };
         let name = match level {
@@ -2343,6 +2425,7 @@ impl Games {
                 hint: None,
                 analyze: false,
                 analysis: None,
+                excluded: None,
                 opening_plies: start_ply,
                 opening,
                 swap2_log: Vec::new(),
@@ -2486,7 +2569,8 @@ mod tests {
         Stop,
         Swap,
         Resign,
-        Analyze(bool),
+        /// On or off, and the points to leave out (`None`: as before).
+        Analyze(bool, Option<Vec<(u8, u8)>>),
         Review,
         Solve,
         Choice(u8),
@@ -2505,7 +2589,11 @@ mod tests {
             1 => Just(Action::Stop),
             1 => Just(Action::Swap),
             1 => Just(Action::Resign),
-            3 => any::<bool>().prop_map(Action::Analyze),
+            3 => (
+                any::<bool>(),
+                proptest::option::of(proptest::collection::vec((3u8..8, 3u8..8), 0..4))
+            )
+                .prop_map(|(on, ex)| Action::Analyze(on, ex)),
             1 => Just(Action::Review),
             1 => Just(Action::Solve),
             2 => (0u8..3).prop_map(Action::Choice),
@@ -2549,7 +2637,21 @@ mod tests {
                     "{} is occupied",
                     c.point
                 );
+                assert!(
+                    !v.excluded.contains(&c.point),
+                    "{} was left out of the analysis",
+                    c.point
+                );
             }
+        }
+        for p in &v.excluded {
+            assert!(!taken.contains(&p.as_str()), "{p} is left out but occupied");
+        }
+        if !v.analyze {
+            assert!(
+                v.excluded.is_empty(),
+                "points are left out only while analysing"
+            );
         }
         match &v.thinking {
             Some(t) if t.purpose == Purpose::Analysis => {
@@ -2697,7 +2799,15 @@ mod tests {
                     Action::Stop => s.stop(),
                     Action::Swap => s.swap(),
                     Action::Resign => s.resign(&ResignRequest::default()),
-                    Action::Analyze(on) => s.analyze(&AnalyzeRequest { on }),
+                    Action::Analyze(on, exclude) => s.analyze(&AnalyzeRequest {
+                        on,
+                        exclude: exclude.map(|points| {
+                            points
+                                .iter()
+                                .map(|&(x, y)| format_pos(Pos::new(usize::from(x), usize::from(y)), 9))
+                                .collect()
+                        }),
+                    }),
                     Action::Review => s.review(&ReviewRequest { time_ms: Some(10) }),
                     Action::Solve => s.solve(&SolveRequest { task: None, time_ms: Some(10) }),
                     Action::Choice(c) => s.swap2_choice(&Swap2Request {
