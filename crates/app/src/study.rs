@@ -242,6 +242,40 @@ pub fn searchable_position(
     Ok(game)
 }
 
+/// The points of `--exclude` (each value one point or several, separated by commas or blanks)
+/// for a search of `game`: empty points, without repeats, that leave a legal move.
+///
+/// # Errors
+/// A malformed or occupied point; a list that leaves no legal move.
+pub fn excluded_points(game: &Game, values: &[String]) -> Result<Vec<Pos>> {
+    let mut board = game.board().clone();
+    let size = board.size();
+    let mut out = Vec::new();
+    for token in values
+        .iter()
+        .flat_map(|v| v.split(|c: char| c == ',' || c.is_whitespace()))
+        .filter(|t| !t.is_empty())
+    {
+        let p = gomoku_engine::notation::parse_pos(token, size)
+            .map_err(|e| anyhow!("--exclude: {e}"))?;
+        if !board.is_empty(p) {
+            bail!("--exclude: {token} is not an empty point");
+        }
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    let black = board.to_move() == gomoku_engine::Color::Black;
+    let points: Vec<Pos> = board.points().collect();
+    let open = points
+        .into_iter()
+        .any(|p| board.is_empty(p) && !out.contains(&p) && !(black && board.is_forbidden(p)));
+    if !open {
+        bail!("--exclude leaves no legal move to search");
+    }
+    Ok(out)
+}
+
 /// A finished game's result in words (`none` while it goes on): the winner and the five, a
 /// renju foul, or a draw.
 #[must_use]

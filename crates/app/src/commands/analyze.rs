@@ -66,6 +66,10 @@ pub struct Args {
     /// experiments).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
+    /// Leave these points out of the search: the best move among the others (`g8,l8`;
+    /// repeatable).
+    #[arg(long, value_name = "POINTS")]
+    pub exclude: Vec<String>,
     /// Moves in play order, Black first, `--` for a pass.
     #[arg(allow_hyphen_values = true)]
     pub moves: Vec<String>,
@@ -253,6 +257,7 @@ pub fn run(args: &Args) -> Result<()> {
         all_root_values: !args.bounds,
         exact_moves: args.exact.unwrap_or(0),
         report_root_moves: args.bounds,
+        exclude: crate::study::excluded_points(&game, &args.exclude)?,
         ..SearchOptions::default()
     };
     let size = board.size();

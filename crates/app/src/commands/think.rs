@@ -43,6 +43,10 @@ pub struct Args {
     /// Override a search parameter (`name=value`, repeatable; for tuning experiments).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
+    /// Leave these points out of the search: the best move among the others (`g8,l8`;
+    /// repeatable).
+    #[arg(long, value_name = "POINTS")]
+    pub exclude: Vec<String>,
     /// Moves in play order, Black first, `--` for a pass.
     #[arg(allow_hyphen_values = true)]
     pub moves: Vec<String>,
@@ -100,6 +104,10 @@ pub fn run(args: &Args) -> Result<()> {
         nodes: args.nodes,
         ..Limits::default()
     };
+    let options = SearchOptions {
+        exclude: crate::study::excluded_points(&game, &args.exclude)?,
+        ..SearchOptions::default()
+    };
     let stop = AtomicBool::new(false);
     let mut iterations = Vec::new();
     let json = args.json;
@@ -114,7 +122,7 @@ pub fn run(args: &Args) -> Result<()> {
         println!("to move: {}", board.to_move());
         println!("search: {}", searcher.name());
     }
-    let result = searcher.search(board, &limits, &SearchOptions::default(), &stop, &mut |ev| {
+    let result = searcher.search(board, &limits, &options, &stop, &mut |ev| {
         if let SearchEvent::Iteration(i) = ev {
             let pv: Vec<String> = i.pv.iter().map(|&p| format_pos(p, size)).collect();
             if json {
