@@ -3,7 +3,8 @@
 //!
 //! The test opens the page, starts a game against the engine, clicks intersections, waits for
 //! the engine's replies, checks the engine panel, plays a short game to a win, looks at the
-//! other board sizes, renju marks, the analysis overlay, a swap2 opening and the Chinese labels, and saves a screenshot
+//! other board sizes, renju marks, the analysis overlay (with points left out of it), a swap2
+//! opening, the Chinese labels and a phone-sized window, and saves a screenshot
 //! (`target/tmp/web-e2e.png`, or the path in `GOMOKU_E2E_SCREENSHOT`).
 
 mod common;
@@ -1208,6 +1209,20 @@ async fn play_in_headless_chromium() {
     // 6. The screenshot, from the top of the page.
     js(&c, "window.scrollTo(0, 0); return true;").await;
     let path = save_screenshot(&c, "web-e2e.png").await;
+    // 7. On a phone-sized window the whole board is in view, and nothing scrolls sideways.
+    c.set_window_size(412, 900)
+        .await
+        .expect("a phone-sized window");
+    wait_js(
+        &c,
+        "the board fitted to a narrow window",
+        "const b = document.querySelector('[data-testid=board]').getBoundingClientRect(); \
+         return b.left >= 0 && b.right <= window.innerWidth && b.width >= 300 \
+         && document.documentElement.scrollWidth <= window.innerWidth;",
+    )
+    .await;
+    js(&c, "window.scrollTo(0, 0); return true;").await;
+    save_screenshot(&c, "web-e2e-phone.png").await;
     eprintln!(
         "web e2e: screenshot {}, {:.1} s",
         path.display(),

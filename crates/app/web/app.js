@@ -459,8 +459,9 @@
       const letter = String.fromCharCode(97 + i);
       labels.appendChild(el('text', { x: px(i), y: w - 14, 'text-anchor': 'middle' }, letter));
       labels.appendChild(el('text', { x: px(i), y: 24, 'text-anchor': 'middle' }, letter));
-      labels.appendChild(el('text', { x: 22, y: px(i) + 6, 'text-anchor': 'middle' }, String(n - i)));
-      labels.appendChild(el('text', { x: w - 22, y: px(i) + 6, 'text-anchor': 'middle' }, String(n - i)));
+      // (two digits clear of a stone on the edge, and of a review ring round it)
+      labels.appendChild(el('text', { x: 17, y: px(i) + 6, 'text-anchor': 'middle' }, String(n - i)));
+      labels.appendChild(el('text', { x: w - 17, y: px(i) + 6, 'text-anchor': 'middle' }, String(n - i)));
     }
     svg.appendChild(labels);
 
