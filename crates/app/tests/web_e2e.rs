@@ -1209,6 +1209,45 @@ async fn play_in_headless_chromium() {
     // 6. The screenshot, from the top of the page.
     js(&c, "window.scrollTo(0, 0); return true;").await;
     let path = save_screenshot(&c, "web-e2e.png").await;
+    // 6b. Recent games: the game just won heads the list; Open starts it again as a new game
+    // (the old one is gone from the server); Clear empties the list.
+    let first = "document.querySelector('[data-testid=history-list] li')";
+    wait_js(
+        &c,
+        "the won game in the recent games",
+        &format!("return !!{first} && {first}.classList.contains('current') && {first}.textContent.includes('Black wins');"),
+    )
+    .await;
+    let old_id = js(&c, "return sessionStorage.getItem('gomoku.game');").await;
+    let saved = js(&c, "return JSON.parse(localStorage.getItem('gomoku.history')).length;").await;
+    assert!(saved.as_u64().is_some_and(|n| n >= 3), "earlier games are there too: {saved}");
+    js(&c, &format!("{first}.querySelector('[data-open]').click(); return true;")).await;
+    wait_js(
+        &c,
+        "the game opened again",
+        &format!(
+            "return sessionStorage.getItem('gomoku.game') !== {old_id} && {MOVE_COUNT} === 9 \
+             && !document.querySelector('[data-testid=result]').hidden \
+             && {first}.classList.contains('current');"
+        ),
+    )
+    .await;
+    assert_eq!(
+        js(&c, "return JSON.parse(localStorage.getItem('gomoku.history')).length;").await,
+        saved,
+        "the same moves are listed once"
+    );
+    js(&c, "document.querySelector('[data-testid=history]').scrollIntoView(); return true;").await;
+    save_screenshot(&c, "web-e2e-history.png").await;
+    click(&c, "btn-history-clear").await;
+    wait_js(
+        &c,
+        "an empty list",
+        "return document.querySelectorAll('[data-testid=history-list] li').length === 0 \
+         && !document.getElementById('history-empty').hidden;",
+    )
+    .await;
+
     // 7. On a phone-sized window the whole board is in view, and nothing scrolls sideways.
     c.set_window_size(412, 900)
         .await

@@ -10,6 +10,8 @@
   const SETTINGS_KEY = 'gomoku.settings';
   const LANG_KEY = 'gomoku.lang';
   const PV_KEY = 'gomoku.showLine';
+  const HISTORY_KEY = 'gomoku.history'; // the recent games of this browser
+  const HISTORY_MAX = 20;
 
   let lang = localStorage.getItem(LANG_KEY)
     || ((navigator.language || '').toLowerCase().startsWith('zh') ? 'zh' : 'en');
@@ -102,6 +104,7 @@
     const wasThinking = game && game.id === state.id && game.thinking;
     if (!game || game.id !== state.id) { syncPanel(state); browse = null; }
     game = state;
+    remember(state);
     clockAt = performance.now();
     if (browse !== null && browse >= game.moves.length) browse = null;
     if (state.thinking) {
@@ -769,6 +772,78 @@
     act('/analyze', { on: true, exclude: next });
   }
 
+  // A game's result in words.
+  function resultText(r) {
+    const loser = colorName(r.winner === 'black' ? 'white' : 'black');
+    if (r.kind === 'draw') return t('result.draw');
+    if (r.resigned) return t('result.resign', { winner: colorName(r.winner), loser });
+    if (r.timeout) return t('result.timeout', { winner: colorName(r.winner), loser });
+    if (r.foul) return t('result.foul', { winner: colorName(r.winner), kind: t('foul.' + r.foul) });
+    return t('result.win', { winner: colorName(r.winner) });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Recent games: every game with a move is kept in this browser (its position line, result
+  // and date), newest first, and can be opened again.
+
+  function loadHistory() {
+    try {
+      const h = JSON.parse(localStorage.getItem(HISTORY_KEY) || '[]');
+      return Array.isArray(h) ? h.filter((e) => e && typeof e.line === 'string' && typeof e.id === 'string') : [];
+    } catch (e) { return []; }
+  }
+
+  function storeHistory(h) {
+    try { localStorage.setItem(HISTORY_KEY, JSON.stringify(h.slice(0, HISTORY_MAX))); } catch (e) { /* full or off */ }
+  }
+
+  const remembered = new Map(); // game id -> what was saved of it (moves and result)
+  async function remember(state) {
+    const moves = state.moves.length - (state.setup_plies || 0);
+    const key = moves + ':' + JSON.stringify(state.result);
+    if (moves < 1 || remembered.get(state.id) === key) return;
+    remembered.set(state.id, key);
+    try {
+      const resp = await fetch('/api/games/' + state.id + '/export?format=record');
+      if (!resp.ok) return;
+      const line = (await resp.text()).trim();
+      const entry = { id: state.id, line, rule: state.rule, size: state.size, moves, result: state.result || null, at: Date.now() };
+      // the same game, or the same moves opened again, once
+      const h = loadHistory().filter((e) => e.id !== state.id && e.line !== line);
+      h.unshift(entry);
+      storeHistory(h);
+      renderHistory();
+    } catch (e) { remembered.delete(state.id); }
+  }
+
+  function renderHistory() {
+    const list = $('history-list');
+    list.textContent = '';
+    const h = loadHistory();
+    $('history-empty').hidden = h.length > 0;
+    $('btn-history-clear').disabled = h.length === 0;
+    h.forEach((e, i) => {
+      const li = document.createElement('li');
+      li.dataset.index = i;
+      li.dataset.line = e.line;
+      if (game && e.id === game.id) li.classList.add('current');
+      const open = document.createElement('button');
+      open.type = 'button';
+      open.dataset.open = i;
+      open.textContent = t('history.open');
+      const when = new Date(e.at);
+      const what = document.createElement('span');
+      what.textContent = [
+        t('rules', { rule: t('rule.' + e.rule), size: e.size }),
+        e.moves === 1 ? t('history.move') : t('history.moves', { n: e.moves }),
+        e.result ? resultText(e.result) : t('history.unfinished'),
+        when.toLocaleDateString(lang === 'zh' ? 'zh-CN' : 'en-GB') + ' ' + when.toLocaleTimeString(lang === 'zh' ? 'zh-CN' : 'en-GB', { hour: '2-digit', minute: '2-digit' }),
+      ].join(' · ');
+      li.append(open, ' ', what);
+      list.appendChild(li);
+    });
+  }
+
   function renderStatus() {
     const status = $('status');
     const result = $('result');
@@ -781,15 +856,7 @@
     }
     if (r) {
       if (!reviewing()) status.textContent = t('status.over');
-      let text;
-      if (r.kind === 'draw') text = t('result.draw');
-      else if (r.resigned) {
-        text = t('result.resign', { winner: colorName(r.winner), loser: colorName(r.winner === 'black' ? 'white' : 'black') });
-      } else if (r.timeout) {
-        text = t('result.timeout', { winner: colorName(r.winner), loser: colorName(r.winner === 'black' ? 'white' : 'black') });
-      } else if (r.foul) text = t('result.foul', { winner: colorName(r.winner), kind: t('foul.' + r.foul) });
-      else text = t('result.win', { winner: colorName(r.winner) });
-      result.textContent = text;
+      result.textContent = resultText(r);
       result.dataset.winner = r.winner || 'none';
       result.hidden = false;
     } else {
@@ -1082,6 +1149,7 @@
     renderReview();
     renderSolution();
     renderExcluded();
+    renderHistory();
     renderClocks();
     renderButtons();
   }
@@ -1114,6 +1182,12 @@
     if (b) exclude(b.dataset.exclude, false);
   });
   $('btn-include-all').addEventListener('click', () => act('/analyze', { on: true, exclude: [] }));
+  $('history-list').addEventListener('click', (e) => {
+    const b = e.target.closest('[data-open]');
+    const entry = b && loadHistory()[Number(b.dataset.open)];
+    if (entry) newGame({ record: entry.line });
+  });
+  $('btn-history-clear').addEventListener('click', () => { storeHistory([]); renderHistory(); });
   $('nav-first').addEventListener('click', () => browseTo(startPlies()));
   $('nav-prev').addEventListener('click', () => browseTo((browsing() ? browse : game.moves.length) - 1));
   $('nav-next').addEventListener('click', () => browseTo((browsing() ? browse : game.moves.length) + 1));
