@@ -1219,9 +1219,20 @@ async fn play_in_headless_chromium() {
     )
     .await;
     let old_id = js(&c, "return sessionStorage.getItem('gomoku.game');").await;
-    let saved = js(&c, "return JSON.parse(localStorage.getItem('gomoku.history')).length;").await;
-    assert!(saved.as_u64().is_some_and(|n| n >= 3), "earlier games are there too: {saved}");
-    js(&c, &format!("{first}.querySelector('[data-open]').click(); return true;")).await;
+    let saved = js(
+        &c,
+        "return JSON.parse(localStorage.getItem('gomoku.history')).length;",
+    )
+    .await;
+    assert!(
+        saved.as_u64().is_some_and(|n| n >= 3),
+        "earlier games are there too: {saved}"
+    );
+    js(
+        &c,
+        &format!("{first}.querySelector('[data-open]').click(); return true;"),
+    )
+    .await;
     wait_js(
         &c,
         "the game opened again",
@@ -1233,11 +1244,19 @@ async fn play_in_headless_chromium() {
     )
     .await;
     assert_eq!(
-        js(&c, "return JSON.parse(localStorage.getItem('gomoku.history')).length;").await,
+        js(
+            &c,
+            "return JSON.parse(localStorage.getItem('gomoku.history')).length;"
+        )
+        .await,
         saved,
         "the same moves are listed once"
     );
-    js(&c, "document.querySelector('[data-testid=history]').scrollIntoView(); return true;").await;
+    js(
+        &c,
+        "document.querySelector('[data-testid=history]').scrollIntoView(); return true;",
+    )
+    .await;
     save_screenshot(&c, "web-e2e-history.png").await;
     click(&c, "btn-history-clear").await;
     wait_js(

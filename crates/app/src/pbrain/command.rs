@@ -94,6 +94,14 @@ pub enum Command {
     },
     /// `YXBLOCKRESET`: no point is blocked any more.
     BlockReset,
+    /// `YXBALANCEONE bias` (`two: false`) or `YXBALANCETWO bias`: the move (or our move and
+    /// the opponent's) after which the value is nearest to `bias` (0 when not given).
+    Balance {
+        /// Two moves instead of one.
+        two: bool,
+        /// The value aimed at, for the side that moves first.
+        bias: i32,
+    },
 }
 
 /// Why a line is not a command.
@@ -203,6 +211,25 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "YXBLOCK" => no_args(Command::Block { undo: false }),
         "YXBLOCKUNDO" => no_args(Command::Block { undo: true }),
         "YXBLOCKRESET" => no_args(Command::BlockReset),
+        "YXBALANCEONE" | "YXBALANCETWO" => {
+            let bias = if rest.is_empty() {
+                0
+            } else {
+                rest.parse::<i32>()
+                    .ok()
+                    .filter(|b| b.abs() <= 100_000)
+                    .ok_or_else(|| {
+                        ParseError::Malformed(format!(
+                            "{upper} takes a value to aim at (an integer, 0 for even), got '{}'",
+                            excerpt(rest)
+                        ))
+                    })?
+            };
+            Ok(Command::Balance {
+                two: upper == "YXBALANCETWO",
+                bias,
+            })
+        }
         "DONE" => Err(ParseError::Malformed("DONE without BOARD".into())),
         _ => Err(ParseError::Unknown(excerpt(word).into_owned())),
     }
@@ -246,6 +273,20 @@ mod tests {
         assert_eq!(parse("yxblock"), Ok(Command::Block { undo: false }));
         assert_eq!(parse("YXBLOCKUNDO\r\n"), Ok(Command::Block { undo: true }));
         assert_eq!(parse("yxblockreset"), Ok(Command::BlockReset));
+        assert_eq!(
+            parse("YXBALANCEONE"),
+            Ok(Command::Balance {
+                two: false,
+                bias: 0
+            })
+        );
+        assert_eq!(
+            parse("yxbalancetwo -50"),
+            Ok(Command::Balance {
+                two: true,
+                bias: -50
+            })
+        );
     }
 
     #[test]
@@ -284,6 +325,12 @@ mod tests {
         assert!(
             matches!(parse("YXBLOCK 7,7"), Err(ParseError::Malformed(m)) if m.contains("no arguments"))
         );
+        for bad in ["YXBALANCEONE x", "YXBALANCETWO 1 2", "YXBALANCEONE 999999"] {
+            assert!(
+                matches!(parse(bad), Err(ParseError::Malformed(m)) if m.contains("value to aim at")),
+                "{bad}"
+            );
+        }
     }
 
     #[test]
@@ -360,6 +407,8 @@ mod props {
             (1..=usize::MAX).prop_map(Command::NBest),
             any::<bool>().prop_map(|undo| Command::Block { undo }),
             Just(Command::BlockReset),
+            (any::<bool>(), -100_000..=100_000i32)
+                .prop_map(|(two, bias)| Command::Balance { two, bias }),
         ]
         .boxed()
     }
@@ -388,6 +437,8 @@ mod props {
             Command::Block { undo: false } => "YXBLOCK".into(),
             Command::Block { undo: true } => "YXBLOCKUNDO".into(),
             Command::BlockReset => "YXBLOCKRESET".into(),
+            Command::Balance { two: false, bias } => format!("YXBALANCEONE {bias}"),
+            Command::Balance { two: true, bias } => format!("YXBALANCETWO {bias}"),
         }
     }
 
@@ -429,6 +480,8 @@ mod props {
             "YXBLOCK",
             "YXBLOCKUNDO",
             "YXBLOCKRESET",
+            "YXBALANCEONE",
+            "YXBALANCETWO",
             "DONE",
             "start",
             "info",

@@ -4,7 +4,8 @@
 //!
 //! Layout: [`command`] reads lines, [`position`] keeps the game, [`settings`] holds what
 //! `INFO` said and turns it into search limits, [`swap2`] answers Gomocup's swap2 opening
-//! (`SWAP2BOARD`), `thinker` runs the engine on its own thread,
+//! (`SWAP2BOARD`), [`balance`] finds balanced moves (`YXBALANCEONE`, `YXBALANCETWO`),
+//! `thinker` runs the engine on its own thread,
 //! and [`Session`] ties them together: one event at a time (an input line, or a search that
 //! finished), so that input keeps being read while the engine thinks and `STOP`, `END` and
 //! `INFO` are obeyed at once.
@@ -14,6 +15,7 @@
 //! gomoku_app::pbrain::run_stdio();
 //! ```
 
+pub mod balance;
 pub mod command;
 mod output;
 pub mod position;

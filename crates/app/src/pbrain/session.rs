@@ -43,6 +43,17 @@ struct BoardInput {
     received: Instant,
 }
 
+/// What a search is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ask {
+    /// A move, with the `nbest` best ones reported (`YXNBEST`).
+    Move { nbest: usize },
+    /// The answer to `SWAP2BOARD`.
+    Swap2,
+    /// `YXBALANCEONE` (`two: false`) or `YXBALANCETWO`, aiming at `bias`.
+    Balance { two: bool, bias: i32 },
+}
+
 /// The search under way.
 #[derive(Debug)]
 struct Thinking {
@@ -233,7 +244,7 @@ impl Session {
                 if game.stone_count() > 0 {
                     self.error("BEGIN needs an empty board (send BOARD for a position)");
                 } else {
-                    self.think(at, 1, false);
+                    self.think(at, Ask::Move { nbest: 1 });
                 }
             }
             Command::Turn(xy) => {
@@ -245,7 +256,7 @@ impl Session {
                         None => g.play(p),
                     });
                     match played {
-                        Some(Ok(())) => self.think(at, 1, false),
+                        Some(Ok(())) => self.think(at, Ask::Move { nbest: 1 }),
                         Some(Err(e)) => self.error(&format!("TURN: {e}")),
                         None => {}
                     }
@@ -295,11 +306,17 @@ impl Session {
                 self.reply(&format!("MESSAGE INFO MAX_THREAD_NUM {threads}"));
                 self.reply(&format!("MESSAGE INFO MAX_HASH_SIZE {hash_log2_kb}"));
             }
+            Command::Balance { two, bias } => {
+                if self.game.is_none() {
+                    return self.no_game();
+                }
+                self.think(at, Ask::Balance { two, bias });
+            }
             Command::NBest(n) => {
                 if self.game.is_none() {
                     return self.no_game();
                 }
-                self.think(at, n, false);
+                self.think(at, Ask::Move { nbest: n });
             }
         }
         Flow::Continue
@@ -384,7 +401,7 @@ impl Session {
             Ok(pos) => {
                 self.game = Some(pos);
                 if think {
-                    self.think(input.received, 1, false);
+                    self.think(input.received, Ask::Move { nbest: 1 });
                 }
             }
             Err(e) => self.error(&format!("BOARD: {e}")),
@@ -419,7 +436,7 @@ impl Session {
             return;
         }
         self.game = Some(pos);
-        self.think(input.received, 1, true);
+        self.think(input.received, Ask::Swap2);
     }
 
     /// `YXBLOCK ... DONE` (or `YXBLOCKUNDO`): the points join (or leave) the blocked ones. No
@@ -565,8 +582,8 @@ impl Session {
         });
     }
 
-    /// Starts a search for a move (`swap2`: for the answer to `SWAP2BOARD`).
-    fn think(&mut self, at: Instant, nbest: usize, swap2: bool) {
+    /// Starts a search for what `ask` asks.
+    fn think(&mut self, at: Instant, ask: Ask) {
         let Some(game) = self.game.as_mut() else {
             self.no_game();
             return;
@@ -588,7 +605,10 @@ impl Session {
             budget,
             received: at,
             stop: Arc::new(AtomicBool::new(false)),
-            nbest,
+            nbest: match ask {
+                Ask::Move { nbest } => nbest,
+                _ => 1,
+            },
             show_detail: self.settings.show_detail,
             config: self.engine_config(),
         };
@@ -599,10 +619,10 @@ impl Session {
             deadline: at + Duration::from_millis(budget.hard_deadline_ms()),
         });
         self.next_id += 1;
-        self.thinker.send(if swap2 {
-            Job::Swap2(Box::new(job))
-        } else {
-            Job::Search(Box::new(job))
+        self.thinker.send(match ask {
+            Ask::Move { .. } => Job::Search(Box::new(job)),
+            Ask::Swap2 => Job::Swap2(Box::new(job)),
+            Ask::Balance { two, bias } => Job::Balance(Box::new(job), two, bias),
         });
     }
 
@@ -648,6 +668,28 @@ impl Session {
                 fallback
             };
             self.out.line(&answer.line());
+            return;
+        }
+        if let Some(stones) = &outcome.balance {
+            // the stones go on the board as far as they fit (they always should)
+            let mut played = Vec::new();
+            for &p in stones {
+                if game.is_legal(p) && game.play(p).is_ok() {
+                    played.push(format_xy(p));
+                } else {
+                    break;
+                }
+            }
+            if played.is_empty() {
+                match game.any_legal() {
+                    Some(p) if game.play(p).is_ok() => played.push(format_xy(p)),
+                    _ => {
+                        self.error("no legal move left");
+                        return;
+                    }
+                }
+            }
+            self.out.line(&played.join(" "));
             return;
         }
         // the engine guarantees a legal move; check anyway, an illegal answer loses the game
@@ -1171,6 +1213,7 @@ mod props {
                 prop::sample::select(vec![
                     "BEGIN", "RESTART", "ABOUT", "YXSHOWFORBID", "YXHASHCLEAR", "YXSHOWINFO",
                     "STOP", "YXSTOP", "DONE", "BEGIN now", "END", "YXBLOCKRESET",
+                    "YXBALANCEONE", "yxbalancetwo 0", "YXBALANCEONE -300", "YXBALANCETWO x",
                 ])
                 .prop_map(str::to_string)
                 .boxed()
@@ -1226,7 +1269,7 @@ mod props {
             // a move is never a blocked point, unless the block left no legal move
             if let (false, false, Some(g)) = (swap2, set_aside, &s.game) {
                 for a in &answers {
-                    if let Ok(p) = parse_xy(a, g.size()) {
+                    for p in a.split(' ').filter_map(|t| parse_xy(t, g.size()).ok()) {
                         prop_assert!(!blocked.contains(&p), "'{}' answered blocked {}", line, a);
                     }
                 }

@@ -2,6 +2,7 @@
 //! it, search), writes `MESSAGE` progress lines while searching and hands the chosen move back
 //! to the command loop, which keeps reading input meanwhile.
 
+use super::balance;
 use super::output::Output;
 use super::settings::TimeBudget;
 use super::swap2;
@@ -31,6 +32,9 @@ pub(crate) enum Job {
     Search(Box<SearchJob>),
     /// Answer `SWAP2BOARD` for a position (its `nbest` and `exclude` are not used).
     Swap2(Box<SearchJob>),
+    /// Answer `YXBALANCEONE` (`false`) or `YXBALANCETWO` (`true`) for a position, aiming at
+    /// the value given (its `nbest` is not used).
+    Balance(Box<SearchJob>, bool, i32),
 }
 
 /// One search.
@@ -65,6 +69,8 @@ pub struct Outcome {
     pub best: Pos,
     /// The answer to `SWAP2BOARD`, for a swap2 job.
     pub swap2: Option<swap2::Answer>,
+    /// The stones of a balance job, in order.
+    pub balance: Option<Vec<Pos>>,
 }
 
 /// Handle of the thinking thread. Dropping it ends the thread once its current job is done.
@@ -128,6 +134,7 @@ fn work(jobs: &Receiver<Job>, out: &Output, done: &Sender<Event>) {
                         id: job.id,
                         best,
                         swap2: None,
+                        balance: None,
                     }))
                     .is_err()
                 {
@@ -148,6 +155,27 @@ fn work(jobs: &Receiver<Job>, out: &Output, done: &Sender<Event>) {
                     id: job.id,
                     best: Pos::NONE,
                     swap2: Some(answer),
+                    balance: None,
+                };
+                if done.send(Event::Finished(outcome)).is_err() {
+                    return;
+                }
+            }
+            Job::Balance(job, two, bias) => {
+                let e = configure(&mut engine, &job.config);
+                let stones = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    balance_answer(e, &job, two, bias, out)
+                }))
+                .unwrap_or_else(|_| {
+                    engine = None;
+                    out.line("MESSAGE the balance search failed; playing a fallback move");
+                    Vec::new()
+                });
+                let outcome = Outcome {
+                    id: job.id,
+                    best: Pos::NONE,
+                    swap2: None,
+                    balance: Some(stones),
                 };
                 if done.send(Event::Finished(outcome)).is_err() {
                     return;
@@ -221,6 +249,33 @@ fn swap2_answer(engine: &mut Engine, job: &SearchJob, out: &Output) -> swap2::An
         note: &mut note,
     };
     swap2::decide(&mut cx, &job.board)
+}
+
+/// The balanced move (or two) for `job`'s position, within the turn's time.
+fn balance_answer(
+    engine: &mut Engine,
+    job: &SearchJob,
+    two: bool,
+    bias: i32,
+    out: &Output,
+) -> Vec<Pos> {
+    let waited = job.received.elapsed().as_millis() as u64;
+    let limits = job.budget.limits(waited);
+    let time_ms = Some(job.budget.hard_deadline_ms().saturating_sub(waited));
+    let mut note = |text: String| out.line(&format!("MESSAGE {text}"));
+    let mut cx = balance::Context {
+        searcher: engine,
+        limits,
+        time_ms,
+        stop: &job.stop,
+        exclude: job.exclude.clone(),
+        note: &mut note,
+    };
+    if two {
+        balance::two(&mut cx, &job.board, bias)
+    } else {
+        balance::one(&mut cx, &job.board, bias)
+    }
 }
 
 /// Turns search events into protocol lines, at a sensible rate.
