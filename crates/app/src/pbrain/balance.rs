@@ -52,14 +52,7 @@ impl Context<'_> {
     /// The exact values of the root moves of `board` (best first), searched with `share` (0
     /// to 1) of the time left.
     fn values(&mut self, board: &Board, share: f64, started: Instant) -> Vec<RootMove> {
-        let mut limits = self.limits.clone();
-        limits.game_time_left_ms = None;
-        limits.margin_ms = 0;
-        limits.iteration_start_pct = None;
-        if let Some(t) = self.time_ms {
-            let left = t.saturating_sub(started.elapsed().as_millis() as u64);
-            limits.move_time_ms = Some(((left as f64 * share) as u64).max(1));
-        }
+        let limits = super::swap2::share_of(&self.limits, self.time_ms, share, started);
         let options = SearchOptions {
             all_root_values: true,
             exclude: self.exclude.clone(),

@@ -102,14 +102,7 @@ impl Context<'_> {
         started: Instant,
         all_values: bool,
     ) -> SearchResult {
-        let mut limits = self.limits.clone();
-        limits.game_time_left_ms = None;
-        limits.margin_ms = 0;
-        limits.iteration_start_pct = None;
-        if let Some(t) = self.time_ms {
-            let left = t.saturating_sub(started.elapsed().as_millis() as u64);
-            limits.move_time_ms = Some((left as f64 * share) as u64);
-        }
+        let limits = share_of(&self.limits, self.time_ms, share, started);
         let options = SearchOptions {
             all_root_values: all_values,
             ..SearchOptions::default()
@@ -117,6 +110,25 @@ impl Context<'_> {
         self.searcher
             .search(board, &limits, &options, self.stop, &mut |_| {})
     }
+}
+
+/// `limits` for one search of a decision that has `time_ms` in all (`None`: the limits' own)
+/// and started at `started`: `share` (0 to 1) of the time left, and no game clock.
+pub(crate) fn share_of(
+    limits: &Limits,
+    time_ms: Option<u64>,
+    share: f64,
+    started: Instant,
+) -> Limits {
+    let mut limits = limits.clone();
+    limits.game_time_left_ms = None;
+    limits.margin_ms = 0;
+    limits.iteration_start_pct = None;
+    if let Some(t) = time_ms {
+        let left = t.saturating_sub(started.elapsed().as_millis() as u64);
+        limits.move_time_ms = Some((left as f64 * share) as u64);
+    }
+    limits
 }
 
 /// The answer to `SWAP2BOARD` with `board`'s stones (0, 3 or 5, Black first and alternating;
