@@ -1441,6 +1441,31 @@ mod swap2 {
     }
 
     #[tokio::test]
+    async fn a_beginner_level_still_searches_its_opening() {
+        let (app, _) = router();
+        let (id, _) = new_game(
+            &app,
+            json!({"opening": "swap2", "black": "engine", "white": "person",
+                   "time_ms": 1000, "level": "greedy"}),
+        )
+        .await;
+        let v = engine_decided(&app, &id).await;
+        assert_eq!(stage(&v), "choice3", "{v}");
+        let depths: Vec<i64> = v["swap2_log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|l| {
+                let l = l.as_str()?;
+                let d = l.split("(depth ").nth(1)?;
+                d.trim_end_matches(')').parse().ok()
+            })
+            .collect();
+        assert!(!depths.is_empty(), "{v}");
+        assert!(depths.iter().all(|&d| d >= 6), "{depths:?}");
+    }
+
+    #[tokio::test]
     async fn the_engine_proposes_and_the_person_puts_down_two_more() {
         let (app, _) = router();
         let (id, _) = new_game(

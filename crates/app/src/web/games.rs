@@ -312,6 +312,9 @@ fn watch_clock(slot: Weak<Mutex<Slot>>) {
 /// Kept off the engine's time left on the clock (the move's way from the search to the game).
 const CLOCK_MARGIN_MS: u64 = 50;
 
+/// The least depth of the engine's swap2 decisions, whatever its level.
+const SWAP2_MIN_DEPTH: i32 = 6;
+
 /// How many candidate moves an analysis reports.
 pub const CANDIDATES: usize = 12;
 
@@ -1214,8 +1217,10 @@ impl Slot {
         let board = self.game.board().clone();
         let pool = self.pool.clone();
         let serial = self.serial;
+        // the opening is chosen with a real search at every level (a weak level plays weak
+        // moves, but a colour chosen by a one-ply look would decide the game by chance)
         let limits = Limits {
-            depth: self.level.depth(),
+            depth: self.level.depth().map(|d| d.max(SWAP2_MIN_DEPTH)),
             ..Limits::default()
         };
         let time_ms = self.time_ms.saturating_mul(3);
