@@ -449,6 +449,41 @@ async fn play_in_headless_chromium() {
     // undo takes back the engine's reply and the person's move
     click(&c, "btn-undo").await;
     wait_js(&c, "undo", &format!("return {MOVE_COUNT} === 2;")).await;
+    // the keyboard: Ctrl+Y redoes, Ctrl+Z undoes
+    let key = |k: &str, shift: bool| {
+        format!(
+            "const e = new KeyboardEvent('keydown', {{ key: '{k}', ctrlKey: true, shiftKey: {shift}, \
+             bubbles: true, cancelable: true }}); document.body.dispatchEvent(e); return e.defaultPrevented;"
+        )
+    };
+    assert_eq!(js(&c, &key("y", false)).await, json!(true));
+    wait_js(
+        &c,
+        "redo by Ctrl+Y",
+        &format!("return {MOVE_COUNT} === 4 && {IDLE};"),
+    )
+    .await;
+    assert_eq!(js(&c, &key("z", false)).await, json!(true));
+    wait_js(
+        &c,
+        "undo by Ctrl+Z",
+        &format!("return {MOVE_COUNT} === 2 && {IDLE};"),
+    )
+    .await;
+    assert_eq!(js(&c, &key("Z", true)).await, json!(true));
+    wait_js(
+        &c,
+        "redo by Ctrl+Shift+Z",
+        &format!("return {MOVE_COUNT} === 4 && {IDLE};"),
+    )
+    .await;
+    js(&c, &key("z", false)).await;
+    wait_js(
+        &c,
+        "undo again",
+        &format!("return {MOVE_COUNT} === 2 && {IDLE};"),
+    )
+    .await;
 
     // 2. Other sizes are drawn to scale, and a click lands where it should.
     start_game(&c, "freestyle", "20", "person-person").await;

@@ -1194,7 +1194,17 @@
   $('nav-last').addEventListener('click', () => browseTo(null));
   document.addEventListener('keydown', (e) => {
     const typing = e.target instanceof Element && e.target.closest('input, textarea, select');
-    if (!game || typing || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (!game || typing || e.altKey) return;
+    if (e.ctrlKey || e.metaKey) {
+      // Ctrl+Z undoes, Ctrl+Y (or Ctrl+Shift+Z) redoes, as the buttons do when they may
+      const key = e.key.toLowerCase();
+      const button = key === 'z' && !e.shiftKey ? 'btn-undo'
+        : (key === 'y' || (key === 'z' && e.shiftKey)) ? 'btn-redo' : null;
+      if (!button || setup) return;
+      e.preventDefault();
+      if (!$(button).disabled) $(button).click();
+      return;
+    }
     if (setup) {
       if (e.key === 'Escape') { setup = null; render(); e.preventDefault(); }
       return;
