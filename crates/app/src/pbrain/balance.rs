@@ -7,13 +7,13 @@
 //! Both read the exact values of every root move from an analysis search (`all_root_values`)
 //! and take the move whose value is nearest to `bias`. For two moves, the first is one of the
 //! few nearest to `bias` itself, and each of them gets a search of the opponent's moves after
-//! it.
+//! it. They search with the swap2 decision's [`Context`] (its `seed` is not used).
 
+use super::swap2::{share_of, Context};
 use gomoku_engine::notation::format_xy;
 use gomoku_engine::search::{format_score, RootMove, Score, ValueBound};
-use gomoku_engine::study::Searcher;
-use gomoku_engine::{Board, Limits, Pattern4, Pos, SearchOptions};
-use std::sync::atomic::{AtomicBool, Ordering};
+use gomoku_engine::{Board, Pattern4, Pos, SearchOptions};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// How many of our moves get a search of the opponent's moves after them (`YXBALANCETWO`).
@@ -22,69 +22,47 @@ const FIRST_MOVES: usize = 3;
 /// after each of the first moves.
 const FIRST_SHARE: f64 = 0.3;
 
-/// What the balance searches run with.
-pub struct Context<'a> {
-    /// The searcher.
-    pub searcher: &'a mut dyn Searcher,
-    /// Depth and node limits for every search (their times are set here).
-    pub limits: Limits,
-    /// Milliseconds for the whole answer (`None`: the limits' own).
-    pub time_ms: Option<u64>,
-    /// Stops every search at once.
-    pub stop: &'a AtomicBool,
-    /// Points that must not be played (blocked or dead), by either side.
-    pub exclude: Vec<Pos>,
-    /// One line per step, for the manager's log.
-    pub note: &'a mut dyn FnMut(String),
-}
-
-impl std::fmt::Debug for Context<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Context")
-            .field("limits", &self.limits)
-            .field("time_ms", &self.time_ms)
-            .field("exclude", &self.exclude)
-            .finish_non_exhaustive()
+/// The exact values of the root moves of `board` (best first) but those in `exclude`,
+/// searched with `share` (0 to 1) of the decision's time left.
+fn values(
+    cx: &mut Context<'_>,
+    board: &Board,
+    exclude: &[Pos],
+    share: f64,
+    started: Instant,
+) -> Vec<RootMove> {
+    let limits = share_of(&cx.limits, cx.time_ms, share, started);
+    let options = SearchOptions {
+        all_root_values: true,
+        exclude: exclude.to_vec(),
+        ..SearchOptions::default()
+    };
+    let r = cx
+        .searcher
+        .search(board, &limits, &options, cx.stop, &mut |_| {});
+    let mut moves: Vec<RootMove> = r
+        .root_moves
+        .into_iter()
+        .filter(|m| m.bound == ValueBound::Exact && !exclude.contains(&m.pos))
+        .collect();
+    if moves.is_empty() && r.best_move.is_point() {
+        // no exact value came back (a stop at once): the move found, at its value
+        moves.push(RootMove {
+            pos: r.best_move,
+            score: r.score,
+            bound: ValueBound::Exact,
+            pv: r.pv,
+            depth: r.depth,
+        });
     }
-}
-
-impl Context<'_> {
-    /// The exact values of the root moves of `board` (best first), searched with `share` (0
-    /// to 1) of the time left.
-    fn values(&mut self, board: &Board, share: f64, started: Instant) -> Vec<RootMove> {
-        let limits = super::swap2::share_of(&self.limits, self.time_ms, share, started);
-        let options = SearchOptions {
-            all_root_values: true,
-            exclude: self.exclude.clone(),
-            ..SearchOptions::default()
-        };
-        let r = self
-            .searcher
-            .search(board, &limits, &options, self.stop, &mut |_| {});
-        let mut moves: Vec<RootMove> = r
-            .root_moves
-            .into_iter()
-            .filter(|m| m.bound == ValueBound::Exact && !self.exclude.contains(&m.pos))
-            .collect();
-        if moves.is_empty() && r.best_move.is_point() {
-            // no exact value came back (a stop at once): the move found, at its value
-            moves.push(RootMove {
-                pos: r.best_move,
-                score: r.score,
-                bound: ValueBound::Exact,
-                pv: r.pv,
-                depth: r.depth,
-            });
-        }
-        moves
-    }
+    moves
 }
 
 /// The move of the side to move whose value is nearest to `bias` (none on a board with no
 /// legal move).
-pub fn one(cx: &mut Context<'_>, board: &Board, bias: Score) -> Vec<Pos> {
+pub fn one(cx: &mut Context<'_>, board: &Board, exclude: &[Pos], bias: Score) -> Vec<Pos> {
     let started = Instant::now();
-    let moves = cx.values(board, 1.0, started);
+    let moves = values(cx, board, exclude, 1.0, started);
     let Some(m) = nearest(&moves, |m| m.score, bias) else {
         return Vec::new();
     };
@@ -99,10 +77,10 @@ pub fn one(cx: &mut Context<'_>, board: &Board, bias: Score) -> Vec<Pos> {
 
 /// Our move and one of the opponent's after which we are to move with a value nearest to
 /// `bias`. Our move alone when no move of the opponent is left (or our move makes five).
-pub fn two(cx: &mut Context<'_>, board: &Board, bias: Score) -> Vec<Pos> {
+pub fn two(cx: &mut Context<'_>, board: &Board, exclude: &[Pos], bias: Score) -> Vec<Pos> {
     let started = Instant::now();
     let us = board.to_move();
-    let mut firsts = cx.values(board, FIRST_SHARE, started);
+    let mut firsts = values(cx, board, exclude, FIRST_SHARE, started);
     if firsts.is_empty() {
         return Vec::new();
     }
@@ -113,7 +91,7 @@ pub fn two(cx: &mut Context<'_>, board: &Board, bias: Score) -> Vec<Pos> {
         .cloned()
         .collect();
     if quiet.is_empty() {
-        return one(cx, board, bias);
+        return one(cx, board, exclude, bias);
     }
     firsts = quiet;
     firsts.sort_by_key(|m| (i64::from(m.score) - i64::from(bias)).abs());
@@ -129,7 +107,7 @@ pub fn two(cx: &mut Context<'_>, board: &Board, bias: Score) -> Vec<Pos> {
             continue;
         }
         let them = after.to_move();
-        let replies = cx.values(&after, 1.0 / (n - i) as f64, started);
+        let replies = values(cx, &after, exclude, 1.0 / (n - i) as f64, started);
         // the opponent's move's value for them is ours, negated, once we are to move again
         let ours = |m: &RootMove| -m.score;
         let quiet: Vec<RootMove> = replies
@@ -172,7 +150,8 @@ fn nearest(
 mod tests {
     use super::*;
     use gomoku_engine::search::score::win_in;
-    use gomoku_engine::{Engine, EngineConfig, Game, Rule};
+    use gomoku_engine::{Engine, EngineConfig, Game, Limits, Rule};
+    use std::sync::atomic::AtomicBool;
 
     fn answer(moves: &str, two_moves: bool, bias: Score) -> (Board, Vec<Pos>, Vec<String>) {
         let game = Game::from_position(15, Rule::Freestyle, moves).unwrap();
@@ -192,13 +171,13 @@ mod tests {
             },
             time_ms: None,
             stop: &stop,
-            exclude: Vec::new(),
+            seed: 0,
             note: &mut note,
         };
         let stones = if two_moves {
-            two(&mut cx, &board, bias)
+            two(&mut cx, &board, &[], bias)
         } else {
-            one(&mut cx, &board, bias)
+            one(&mut cx, &board, &[], bias)
         };
         (board, stones, notes)
     }
@@ -263,9 +242,9 @@ mod tests {
             },
             time_ms: None,
             stop: &stop,
-            exclude,
+            seed: 0,
             note: &mut note,
         };
-        assert_eq!(two(&mut cx, &board, 0), vec![Pos::new(4, 4)]);
+        assert_eq!(two(&mut cx, &board, &exclude, 0), vec![Pos::new(4, 4)]);
     }
 }

@@ -231,24 +231,16 @@ fn search(engine: &mut Engine, job: &SearchJob, out: &Output) -> Pos {
 /// of a few openings), explained in `MESSAGE` lines.
 fn swap2_answer(engine: &mut Engine, job: &SearchJob, out: &Output) -> swap2::Answer {
     let waited = job.received.elapsed().as_millis() as u64;
-    let limits = job.budget.limits(waited);
     // the turn's time, but no more than a fifteenth of the match time left: the decision is
     // worth more than one move, not the match
     let turn = job.budget.hard_deadline_ms().saturating_sub(waited);
-    let time_ms = Some(job.budget.game_left_ms.map_or(turn, |g| turn.min(g / 15)));
+    let time_ms = job.budget.game_left_ms.map_or(turn, |g| turn.min(g / 15));
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_nanos() as u64);
-    let mut note = |text: String| out.line(&format!("MESSAGE {text}"));
-    let mut cx = swap2::Context {
-        searcher: engine,
-        limits,
-        time_ms,
-        stop: &job.stop,
-        seed,
-        note: &mut note,
-    };
-    swap2::decide(&mut cx, &job.board)
+    decision(engine, job, out, waited, time_ms, seed, |cx| {
+        swap2::decide(cx, &job.board)
+    })
 }
 
 /// The balanced move (or two) for `job`'s position, within the turn's time.
@@ -260,22 +252,37 @@ fn balance_answer(
     out: &Output,
 ) -> Vec<Pos> {
     let waited = job.received.elapsed().as_millis() as u64;
-    let limits = job.budget.limits(waited);
-    let time_ms = Some(job.budget.hard_deadline_ms().saturating_sub(waited));
+    let time_ms = job.budget.hard_deadline_ms().saturating_sub(waited);
+    decision(engine, job, out, waited, time_ms, 0, |cx| {
+        if two {
+            balance::two(cx, &job.board, &job.exclude, bias)
+        } else {
+            balance::one(cx, &job.board, &job.exclude, bias)
+        }
+    })
+}
+
+/// Runs `decide` over `engine` for `job` (which waited `waited` ms): the job's limits,
+/// `time_ms` for the whole decision, its notes as `MESSAGE` lines.
+fn decision<R>(
+    engine: &mut Engine,
+    job: &SearchJob,
+    out: &Output,
+    waited: u64,
+    time_ms: u64,
+    seed: u64,
+    decide: impl FnOnce(&mut swap2::Context<'_>) -> R,
+) -> R {
     let mut note = |text: String| out.line(&format!("MESSAGE {text}"));
-    let mut cx = balance::Context {
+    let mut cx = swap2::Context {
         searcher: engine,
-        limits,
-        time_ms,
+        limits: job.budget.limits(waited),
+        time_ms: Some(time_ms),
         stop: &job.stop,
-        exclude: job.exclude.clone(),
+        seed,
         note: &mut note,
     };
-    if two {
-        balance::two(&mut cx, &job.board, bias)
-    } else {
-        balance::one(&mut cx, &job.board, bias)
-    }
+    decide(&mut cx)
 }
 
 /// Turns search events into protocol lines, at a sensible rate.
