@@ -265,12 +265,7 @@ pub fn excluded_points(game: &Game, values: &[String]) -> Result<Vec<Pos>> {
             out.push(p);
         }
     }
-    let black = board.to_move() == gomoku_engine::Color::Black;
-    let points: Vec<Pos> = board.points().collect();
-    let open = points
-        .into_iter()
-        .any(|p| board.is_empty(p) && !out.contains(&p) && !(black && board.is_forbidden(p)));
-    if !open {
+    if !board.has_move_outside(&out) {
         bail!("--exclude leaves no legal move to search");
     }
     Ok(out)

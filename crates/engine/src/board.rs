@@ -1071,6 +1071,16 @@ impl Board {
         None
     }
 
+    /// Whether the side to move has a legal point outside `excluded` (an empty point, not
+    /// renju-forbidden for Black): whether a search told to leave those out has a move.
+    pub fn has_move_outside(&mut self, excluded: &[Pos]) -> bool {
+        let black = self.to_move == Color::Black;
+        let points: Vec<Pos> = self.points().collect();
+        points
+            .into_iter()
+            .any(|p| self.is_empty(p) && !excluded.contains(&p) && !(black && self.is_forbidden(p)))
+    }
+
     /// Whether `p` is a renju forbidden point for Black (always `false` under other rules, for
     /// occupied points, and where Black makes five).
     pub fn is_forbidden(&mut self, p: Pos) -> bool {

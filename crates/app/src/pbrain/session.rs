@@ -708,16 +708,13 @@ impl Session {
 /// The points a search in `game` must not play: its dead stones, and the `blocked` points
 /// unless they leave no legal move; then they are set aside (the `bool`), as the answer must
 /// be a move.
-fn excluded(blocked: &[Pos], game: &mut Position) -> (Vec<Pos>, bool) {
+fn excluded(blocked: &[Pos], game: &Position) -> (Vec<Pos>, bool) {
     let mut exclude = game.dead().to_vec();
     if blocked.is_empty() {
         return (exclude, false);
     }
-    let points: Vec<Pos> = game.board().points().collect();
-    if points
-        .into_iter()
-        .any(|p| !blocked.contains(&p) && game.is_legal(p))
-    {
+    let with_blocked: Vec<Pos> = exclude.iter().chain(blocked).copied().collect();
+    if game.board().clone().has_move_outside(&with_blocked) {
         exclude.extend(blocked.iter().filter(|&&p| game.is_free(p)));
         (exclude, false)
     } else {

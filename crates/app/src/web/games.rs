@@ -1806,13 +1806,7 @@ impl Slot {
                 out.push(p);
             }
         }
-        let mut b = board.clone();
-        let black = b.to_move() == Color::Black;
-        let points: Vec<Pos> = b.points().collect();
-        let open = points
-            .into_iter()
-            .any(|p| b.is_empty(p) && !out.contains(&p) && !(black && b.is_forbidden(p)));
-        if !open {
+        if !board.clone().has_move_outside(&out) {
             return Err(ApiError::bad_request(
                 "nothing_left",
                 "exclude: no legal point would be left to analyse",
