@@ -151,8 +151,9 @@ impl Sprt {
     #[must_use]
     pub fn bounds(&self) -> (f64, f64) {
         (
-            (self.beta / (1.0 - self.alpha)).ln(),
-            ((1.0 - self.beta) / self.alpha).ln(),
+            // differences of logarithms: a quotient overflows for a tiny alpha (1e-309)
+            self.beta.ln() - (1.0 - self.alpha).ln(),
+            (1.0 - self.beta).ln() - self.alpha.ln(),
         )
     }
 
@@ -299,5 +300,24 @@ mod tests {
             draws: 1,
         };
         assert_eq!(sprt.verdict(&few), Verdict::Continue);
+    }
+
+    #[test]
+    fn sprt_bounds_stay_finite_for_the_smallest_error_rates() {
+        // (1 - beta) / alpha overflows to infinity here; its logarithm does not
+        for alpha in [2.341_430_499_973_074e-309, f64::MIN_POSITIVE, 5e-324] {
+            let sprt = Sprt {
+                elo0: 0.0,
+                elo1: 50.0,
+                alpha,
+                beta: 0.001,
+            };
+            let (lo, hi) = sprt.bounds();
+            assert!(
+                lo.is_finite() && hi.is_finite() && lo < hi,
+                "{alpha}: {lo} {hi}"
+            );
+            assert!(hi > 700.0, "{alpha}: {hi}");
+        }
     }
 }
