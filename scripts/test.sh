@@ -21,4 +21,9 @@ if [ -z "${CHROMIUM:-}" ] && ! { command -v chromium && command -v chromedriver;
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
 fi
 
+# The property tests draw their cases from a fixed seed, so that a run is repeatable and a
+# red CI run means a change broke something; PROPTEST_RNG_SEED=<number> draws other cases
+# (e.g. PROPTEST_RNG_SEED=$RANDOM scripts/test.sh, to look for new failures).
+export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261127}"
+
 cargo test --workspace --locked
