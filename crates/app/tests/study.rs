@@ -387,6 +387,47 @@ mod match_cmd {
     }
 
     #[test]
+    fn a_match_cut_short_keeps_the_games_it_finished() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let (_odir, openings) = openings_file("basic.txt", OPENINGS);
+        let dir = tmp.path().join("psq");
+        let lines = tmp.path().join("games.txt");
+        let mut child = spawn(&[
+            "match",
+            "--no-progress",
+            "--p1",
+            "pvs depth=2",
+            "--p2",
+            "pvs depth=3",
+            "--openings",
+            openings.to_str().expect("utf-8"),
+            "--games",
+            "1000",
+            "--psq-dir",
+            dir.to_str().expect("utf-8"),
+            "--positions",
+            lines.to_str().expect("utf-8"),
+        ]);
+        let out = child.stdout.take().expect("stdout");
+        let mut reader = std::io::BufReader::new(out);
+        let mut line = String::new();
+        // the header, then the first game's line: that game is saved by now
+        while std::io::BufRead::read_line(&mut reader, &mut line).expect("reads") > 0
+            && !line.starts_with("game ")
+        {
+            line.clear();
+        }
+        child.kill().expect("kill");
+        child.wait().expect("ends");
+        assert!(line.starts_with("game "), "no game ended: {line}");
+        let saved = std::fs::read_to_string(&lines).expect("positions saved");
+        assert!(saved.lines().count() >= 1, "{saved}");
+        assert!(saved.lines().all(|l| l.contains("result=")), "{saved}");
+        let psq = std::fs::read_dir(&dir).expect("psq dir").count();
+        assert!(psq >= 1, "no .psq saved");
+    }
+
+    #[test]
     fn swap2_games_over_the_protocol_and_against_an_engine_without_it() {
         let swap2 = |p2: &str| {
             json(&gomoku(&[

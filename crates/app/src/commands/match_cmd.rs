@@ -263,11 +263,31 @@ pub fn run(args: &Args) -> Result<()> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("creating the directory {}", dir.display()))?;
     }
-    let mut positions_file = match &args.positions {
+    let positions_file = match &args.positions {
         Some(p) => {
             Some(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)
         }
         None => None,
+    };
+    // each game is saved as it ends, so that a match cut short keeps the games it played
+    let positions_file = std::sync::Mutex::new(positions_file);
+    let save_error: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
+    let save = |g: &GameRecord| -> Result<()> {
+        if let Some(dir) = &args.psq_dir {
+            let path = dir.join(format!("game-{:03}.psq", g.number));
+            std::fs::write(&path, g.to_psq(args.board.size))
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+        let mut file = positions_file.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(f) = file.as_mut() {
+            writeln!(
+                f,
+                "{}",
+                g.to_position_line(args.board.size, args.board.rule())
+            )
+            .context("writing the positions file")?;
+        }
+        Ok(())
     };
     let cfg = MatchConfig {
         size: args.board.size,
@@ -329,27 +349,20 @@ pub fn run(args: &Args) -> Result<()> {
             "{}: +{} -{} ={}",
             players[0].name, t.wins, t.losses, t.draws
         ));
+        {
+            let mut err = save_error.lock().unwrap_or_else(|e| e.into_inner());
+            if err.is_none() {
+                *err = save(g).err();
+            }
+        }
         bar.inc(1);
         if !quiet {
             bar.suspend(|| println!("{}", game_line(g)));
         }
     });
     bar.finish_and_clear();
-
-    for g in &records {
-        if let Some(dir) = &args.psq_dir {
-            let path = dir.join(format!("game-{:03}.psq", g.number));
-            std::fs::write(&path, g.to_psq(args.board.size))
-                .with_context(|| format!("writing {}", path.display()))?;
-        }
-        if let Some(f) = positions_file.as_mut() {
-            writeln!(
-                f,
-                "{}",
-                g.to_position_line(args.board.size, args.board.rule())
-            )
-            .context("writing the positions file")?;
-        }
+    if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
     }
     let t = tally(&records);
     let (lo, hi) = t.elo_interval();
