@@ -41,6 +41,9 @@ pub enum Command {
     /// Judge every move of a game with the engine (best, good, inaccuracy, mistake, blunder)
     /// and count each player's.
     Review(crate::commands::review::Args),
+    /// Tune the evaluation weights on finished games (Texel tuning): the loss before and
+    /// after, and the tuned weights as the constants of the engine's source.
+    TuneEval(crate::commands::tune_eval::Args),
 }
 
 /// The rule and board size flags of the commands that take a position.

@@ -44,6 +44,7 @@ fn main() -> ExitCode {
         Some(Command::Serve(a)) => commands::serve::run(a),
         Some(Command::Solve(a)) => commands::solve::run(a),
         Some(Command::Review(a)) => commands::review::run(a),
+        Some(Command::TuneEval(a)) => commands::tune_eval::run(a),
         None => commands::serve::run(&commands::serve::Args::default()),
     };
     match result {

@@ -1286,3 +1286,110 @@ to move: black
         assert_fails_with(&o, "the board on standard input");
     }
 }
+
+// `gomoku tune-eval`
+mod tune_eval {
+    use super::*;
+
+    fn sample() -> String {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/games-sample.txt").to_string()
+    }
+
+    #[test]
+    fn tuning_lowers_the_loss_and_keeps_the_fixed_weights() {
+        let v = json(&gomoku(&[
+            "tune-eval",
+            &sample(),
+            "--iterations",
+            "200",
+            "--json",
+        ]));
+        assert_eq!(v["games"], 60);
+        assert_eq!(v["validation_games"], 6, "every tenth game");
+        assert!(
+            v["training_positions"].as_u64().expect("count") > 500,
+            "{v}"
+        );
+        let [before, after] = [0, 1].map(|i| v["training_loss"][i].as_f64().expect("loss"));
+        assert!(after < before, "{before} -> {after}");
+        let weights = v["weights"].as_array().expect("weights");
+        assert_eq!(weights.len(), 37);
+        let fixed: Vec<&serde_json::Value> =
+            weights.iter().filter(|w| w["fixed"] == true).collect();
+        assert_eq!(fixed.len(), 7, "{fixed:?}");
+        for w in fixed {
+            assert_eq!(w["now"].as_f64(), w["tuned"].as_f64(), "{w}");
+        }
+        assert!(weights.iter().any(|w| w["name"] == "pattern_value.B4"));
+        assert!(weights.iter().any(|w| w["name"] == "threat_oppo_three"));
+    }
+
+    #[test]
+    fn the_text_report_ends_with_the_constants_of_the_source() {
+        let o = gomoku(&["tune-eval", &sample(), "--iterations", "50"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.starts_with("games: 60 (54 training, 6 validation)"),
+            "{out}"
+        );
+        assert!(out.contains("scale K: "), "{out}");
+        assert!(out.contains("const PATTERN_VALUE: [i32; NUM_PATTERNS] = [0, 0, 0, "));
+        assert!(out.contains("const THREAT_OPPO_THREE: i32 = "), "{out}");
+    }
+
+    #[test]
+    fn lines_without_a_result_are_skipped_and_bad_input_refused() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let games = std::fs::read_to_string(sample()).expect("sample");
+        let mixed = dir.path().join("mixed.txt");
+        let text = format!(
+            "15 freestyle h8 i9 | set=x\n\
+             15 freestyle h8 h8 | result=black\n\
+             15 freestyle h8 i9 | result=maybe\n{}",
+            games.lines().take(20).collect::<Vec<_>>().join("\n")
+        );
+        std::fs::write(&mixed, text).expect("write");
+        let o = gomoku(&[
+            "tune-eval",
+            mixed.to_str().expect("utf-8"),
+            "--iterations",
+            "10",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains("mixed.txt:1: skipped: no result="), "{err}");
+        assert!(err.contains("mixed.txt:2: skipped:"), "{err}");
+        assert!(
+            err.contains("result=maybe is not black, white or draw"),
+            "{err}"
+        );
+        assert!(stdout(&o).contains("; 3 lines skipped"), "{}", stdout(&o));
+
+        let none = dir.path().join("none.txt");
+        std::fs::write(&none, "15 freestyle h8 i9 | result=black\n").expect("write");
+        let cases: Vec<(Vec<String>, &str)> = vec![
+            (vec![none.display().to_string()], "no position to tune on"),
+            (vec!["no/such/file.txt".into()], "reading the games file"),
+            (
+                vec![sample(), "--learning-rate".into(), "0".into()],
+                "--learning-rate 0",
+            ),
+            (
+                vec![sample(), "--regularization".into(), "NaN".into()],
+                "--regularization NaN",
+            ),
+            (
+                vec![sample(), "--iterations".into(), "0".into()],
+                "iterations",
+            ),
+        ];
+        for (args, says) in cases {
+            let mut all = vec!["tune-eval"];
+            all.extend(args.iter().map(String::as_str));
+            let o = gomoku(&all);
+            assert!(!o.status.success(), "{all:?} succeeded");
+            assert!(stderr(&o).contains(says), "{all:?}: {}", stderr(&o));
+        }
+    }
+}

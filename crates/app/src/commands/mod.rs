@@ -11,3 +11,4 @@ pub mod review;
 pub mod serve;
 pub mod solve;
 pub mod think;
+pub mod tune_eval;
