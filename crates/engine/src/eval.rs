@@ -52,12 +52,19 @@ pub struct EvalParams {
     pub threat_oppo_three: i32,
 }
 
-// Named defaults, in pattern order:
+// Named defaults. The point values and the threat terms (not the move-ordering scores) come
+// from `gomoku tune-eval` (Texel tuning) over 12,000 self-play games at about 30,000 nodes a
+// move, 4,000 per rule, in two rounds (the second round's games played with the first round's
+// weights). Against the hand-set weights before them, at 100 ms a move over 400 games per rule
+// from 200 random openings: freestyle +19 Elo, standard +17, renju +61 (docs/benchmark-log.md,
+// forty-fourth session).
+//
+// In pattern order:
 // Dead, Overline, DoubleFourLine, B1, F1, B2, F2, F2A, B3, F3, B4, F4, F5
-const PATTERN_VALUE: [i32; NUM_PATTERNS] = [0, 0, 0, 0, 1, 1, 2, 3, 3, 12, 14, 60, 200];
+const PATTERN_VALUE: [i32; NUM_PATTERNS] = [0, 0, 0, 0, -1, 1, 6, 5, 2, 5, 40, 51, 200];
 // None, Forbid, Flex2, Block3, Flex2x2, Block3Plus, Flex3, Flex3Plus, Flex3x2, Block4,
 // Block4Plus, Block4Flex3, Flex4, Five
-const PATTERN4_VALUE: [i32; NUM_PATTERN4] = [0, 0, 1, 1, 4, 4, 4, 12, 30, 4, 12, 50, 80, 100];
+const PATTERN4_VALUE: [i32; NUM_PATTERN4] = [0, 0, -8, 2, -13, 5, 6, 11, 3, -11, 10, 102, 68, 100];
 const ATTACK_SCORE: [i32; NUM_PATTERN4] = [
     0, -10_000, 20, 16, 60, 70, 100, 240, 400, 120, 300, 1000, 2500, 10_000,
 ];
@@ -68,15 +75,15 @@ const PATTERN_DEFEND_SCORE: [i32; NUM_PATTERNS] = [0, 0, 0, 0, 1, 2, 4, 5, 4, 8,
 const TEMPO: i32 = 10;
 const BASIC_WEIGHT: i32 = 9;
 const PREVIOUS_WEIGHT: i32 = 7;
-const THREAT_SELF_FOUR_PLUS: i32 = 120;
-const THREAT_SELF_FOUR: i32 = 15;
-const THREAT_SELF_THREE_PLUS: i32 = 60;
-const THREAT_SELF_THREE: i32 = 20;
-const THREAT_OPPO_FLEX4: i32 = -90;
-const THREAT_OPPO_FOUR_PLUS: i32 = -70;
-const THREAT_OPPO_FOUR: i32 = -5;
-const THREAT_OPPO_THREE_PLUS: i32 = -35;
-const THREAT_OPPO_THREE: i32 = -10;
+const THREAT_SELF_FOUR_PLUS: i32 = 53;
+const THREAT_SELF_FOUR: i32 = 4;
+const THREAT_SELF_THREE_PLUS: i32 = 91;
+const THREAT_SELF_THREE: i32 = 19;
+const THREAT_OPPO_FLEX4: i32 = -46;
+const THREAT_OPPO_FOUR_PLUS: i32 = -23;
+const THREAT_OPPO_FOUR: i32 = 3;
+const THREAT_OPPO_THREE_PLUS: i32 = -62;
+const THREAT_OPPO_THREE: i32 = -9;
 
 impl Default for EvalParams {
     fn default() -> Self {
