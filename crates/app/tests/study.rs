@@ -1383,6 +1383,10 @@ mod tune_eval {
                 vec![sample(), "--iterations".into(), "0".into()],
                 "iterations",
             ),
+            (
+                vec![sample(), "--valid-every".into(), "1".into()],
+                "holds out every one of the 60 games",
+            ),
         ];
         for (args, says) in cases {
             let mut all = vec!["tune-eval"];

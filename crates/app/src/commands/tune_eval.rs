@@ -132,6 +132,13 @@ pub fn run(args: &Args) -> Result<()> {
             }
         }
     }
+    if train_games == 0 && valid_games > 0 {
+        bail!(
+            "--valid-every {} holds out every one of the {valid_games} games: none is left to \
+             tune on (use 0 for no validation, or 2 or more)",
+            args.valid_every
+        );
+    }
     if train.is_empty() {
         bail!(
             "no position to tune on in {} game{} (each game gives the positions after its first \
