@@ -43,46 +43,17 @@ pub type Weights = [f64; NUM_WEIGHTS];
 /// What the evaluation of one position counts, in [`weight_name`] order.
 pub type Features = [f32; NUM_WEIGHTS];
 
-const PATTERN_NAMES: [&str; NUM_PATTERNS] = [
-    "Dead",
-    "Overline",
-    "DoubleFourLine",
-    "B1",
-    "F1",
-    "B2",
-    "F2",
-    "F2A",
-    "B3",
-    "F3",
-    "B4",
-    "F4",
-    "F5",
-];
-
-const PATTERN4_NAMES: [&str; NUM_PATTERN4] = [
-    "None",
-    "Forbid",
-    "Flex2",
-    "Block3",
-    "Flex2x2",
-    "Block3Plus",
-    "Flex3",
-    "Flex3Plus",
-    "Flex3x2",
-    "Block4",
-    "Block4Plus",
-    "Block4Flex3",
-    "Flex4",
-    "Five",
-];
-
 /// The name of weight `i`: `pattern_value.B4`, `pattern4_value.Flex3`, `tempo`, ...
 #[must_use]
 pub fn weight_name(i: usize) -> String {
+    // the names are the enums' own (`Debug`), indexed as the value tables are
     if i < NUM_PATTERNS {
-        format!("pattern_value.{}", PATTERN_NAMES[i])
+        format!("pattern_value.{:?}", Pattern::from_u8(i as u8))
     } else if i < NUM_PATTERNS + NUM_PATTERN4 {
-        format!("pattern4_value.{}", PATTERN4_NAMES[i - NUM_PATTERNS])
+        format!(
+            "pattern4_value.{:?}",
+            Pattern4::from_u8((i - NUM_PATTERNS) as u8)
+        )
     } else {
         THREAT_TERMS[i - NUM_PATTERNS - NUM_PATTERN4].to_string()
     }

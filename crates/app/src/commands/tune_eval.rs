@@ -6,6 +6,7 @@
 
 use anyhow::{bail, Context, Result};
 use gomoku_engine::eval::EvalParams;
+use gomoku_engine::pattern::{NUM_PATTERN4, NUM_PATTERNS};
 use gomoku_engine::record::Record;
 use gomoku_engine::tune::{
     fit_scale, game_samples, is_tuned, loss, params_with, tune, weight_name, weights_of, Sample,
@@ -255,19 +256,9 @@ fn text_report(r: &Report, p: &EvalParams) -> String {
         "const PATTERN4_VALUE: [i32; NUM_PATTERN4] = [{}];",
         list(&p.pattern4_value)
     );
-    for (name, v) in [
-        ("TEMPO", p.tempo),
-        ("THREAT_SELF_FOUR_PLUS", p.threat_self_four_plus),
-        ("THREAT_SELF_FOUR", p.threat_self_four),
-        ("THREAT_SELF_THREE_PLUS", p.threat_self_three_plus),
-        ("THREAT_SELF_THREE", p.threat_self_three),
-        ("THREAT_OPPO_FLEX4", p.threat_oppo_flex4),
-        ("THREAT_OPPO_FOUR_PLUS", p.threat_oppo_four_plus),
-        ("THREAT_OPPO_FOUR", p.threat_oppo_four),
-        ("THREAT_OPPO_THREE_PLUS", p.threat_oppo_three_plus),
-        ("THREAT_OPPO_THREE", p.threat_oppo_three),
-    ] {
-        let _ = writeln!(s, "const {name}: i32 = {v};");
+    // the threat terms' constants are their names in capitals
+    for w in &r.weights[NUM_PATTERNS + NUM_PATTERN4..] {
+        let _ = writeln!(s, "const {}: i32 = {};", w.name.to_uppercase(), w.tuned);
     }
     s
 }
