@@ -41,9 +41,12 @@ pub enum Command {
     /// Judge every move of a game with the engine (best, good, inaccuracy, mistake, blunder)
     /// and count each player's.
     Review(crate::commands::review::Args),
-    /// Tune the evaluation weights on finished games (Texel tuning): the loss before and
-    /// after, and the tuned weights as the constants of the engine's source.
-    TuneEval(crate::commands::tune_eval::Args),
+    /// Train the learned evaluation on self-play corpora (`selfplay`): the loss before and
+    /// after on training and held-out games, and the model file the engine compiles in.
+    Train(crate::commands::train::Args),
+    /// Play the engine against itself at a fixed node budget from random balanced openings
+    /// and save every game with its result and the search's values (the training corpus).
+    Selfplay(crate::commands::selfplay::Args),
 }
 
 /// The rule and board size flags of the commands that take a position.

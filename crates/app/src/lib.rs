@@ -5,6 +5,7 @@ pub mod arena;
 pub mod cli;
 pub mod clock;
 pub mod commands;
+pub mod eval_model;
 pub mod pbrain;
 #[cfg(test)]
 mod prop_support;

@@ -24,6 +24,10 @@ fn end_quietly_when_the_reader_goes() {}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = gomoku_app::eval_model::install_from_env() {
+        eprintln!("error: {e:#}");
+        return ExitCode::FAILURE;
+    }
     // not `serve` (above) nor `match`, which writes to engines it runs as child processes:
     // one that exits early must lose its game, not end the match
     if !matches!(
@@ -44,7 +48,8 @@ fn main() -> ExitCode {
         Some(Command::Serve(a)) => commands::serve::run(a),
         Some(Command::Solve(a)) => commands::solve::run(a),
         Some(Command::Review(a)) => commands::review::run(a),
-        Some(Command::TuneEval(a)) => commands::tune_eval::run(a),
+        Some(Command::Train(a)) => commands::train::run(a),
+        Some(Command::Selfplay(a)) => commands::selfplay::run(a),
         None => commands::serve::run(&commands::serve::Args::default()),
     };
     match result {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{gomoku, gomoku_with_bytes, gomoku_with_input, spawn, stderr, stdout};
+use common::{gomoku, gomoku_env, gomoku_with_bytes, gomoku_with_input, spawn, stderr, stdout};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::Output;
@@ -1287,55 +1287,89 @@ to move: black
     }
 }
 
-// `gomoku tune-eval`
-mod tune_eval {
+// `gomoku selfplay` and `gomoku train`: the evaluation's training pipeline end to end
+mod train {
     use super::*;
 
     fn sample() -> String {
         concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/games-sample.txt").to_string()
     }
 
-    #[test]
-    fn tuning_lowers_the_loss_and_keeps_the_fixed_weights() {
-        let v = json(&gomoku(&[
-            "tune-eval",
-            &sample(),
-            "--iterations",
-            "200",
-            "--json",
-        ]));
-        assert_eq!(v["games"], 60);
-        assert_eq!(v["validation_games"], 6, "every tenth game");
-        assert!(
-            v["training_positions"].as_u64().expect("count") > 500,
-            "{v}"
-        );
-        let [before, after] = [0, 1].map(|i| v["training_loss"][i].as_f64().expect("loss"));
-        assert!(after < before, "{before} -> {after}");
-        let weights = v["weights"].as_array().expect("weights");
-        assert_eq!(weights.len(), 37);
-        let fixed: Vec<&serde_json::Value> =
-            weights.iter().filter(|w| w["fixed"] == true).collect();
-        assert_eq!(fixed.len(), 7, "{fixed:?}");
-        for w in fixed {
-            assert_eq!(w["now"].as_f64(), w["tuned"].as_f64(), "{w}");
-        }
-        assert!(weights.iter().any(|w| w["name"] == "pattern_value.B4"));
-        assert!(weights.iter().any(|w| w["name"] == "threat_oppo_three"));
+    /// A small corpus: `games` self-play games of `rule` at a tiny node budget.
+    fn corpus(dir: &std::path::Path, rule: &str, games: &str) -> String {
+        let out = dir.join(format!("{rule}.txt"));
+        let path = out.to_str().expect("utf-8").to_string();
+        let o = gomoku(&[
+            "selfplay", "--rule", rule, "--games", games, "--nodes", "1500", "--seed", "3",
+            "--out", &path, "--no-progress",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        path
     }
 
     #[test]
-    fn the_text_report_ends_with_the_constants_of_the_source() {
-        let o = gomoku(&["tune-eval", &sample(), "--iterations", "50"]);
+    fn selfplay_writes_games_with_results_and_values_and_is_repeatable() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let a = corpus(dir.path(), "renju", "3");
+        let text = std::fs::read_to_string(&a).expect("corpus");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        for line in &lines {
+            assert!(line.starts_with("15 renju "), "{line}");
+            let keys = line.split('|').nth(1).expect("keys");
+            assert!(keys.contains(" result="), "{line}");
+            let opening: usize = keys
+                .split_whitespace()
+                .find_map(|kv| kv.strip_prefix("opening_plies="))
+                .expect("opening_plies=")
+                .parse()
+                .expect("number");
+            assert!((3..=7).contains(&opening), "{line}");
+            let values = keys
+                .split_whitespace()
+                .find_map(|kv| kv.strip_prefix("values="))
+                .expect("values=");
+            let moves = line.split('|').next().expect("moves").split_whitespace().count() - 2;
+            assert_eq!(values.split(',').count(), moves - opening, "{line}");
+        }
+        // the same seed and game numbers play the same games
+        let again = tempfile::tempdir().expect("temp dir");
+        let b = corpus(again.path(), "renju", "3");
+        assert_eq!(std::fs::read_to_string(b).expect("corpus"), text);
+    }
+
+    #[test]
+    fn training_on_a_small_corpus_lowers_the_loss_and_writes_a_model_the_engine_reads() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let games = corpus(dir.path(), "freestyle", "8");
+        let model = dir.path().join("eval.bin");
+        let model_s = model.to_str().expect("utf-8");
+        let run = || {
+            json(&gomoku(&[
+                "train", &games, "--iterations", "60", "--policy-iterations", "30",
+                "--valid-every", "4", "--out", model_s, "--json",
+            ]))
+        };
+        let v = run();
+        let r = &v["rules"][0];
+        assert_eq!(r["rule"], "freestyle", "{v}");
+        assert_eq!(r["games"], 8);
+        assert!(r["training_positions"].as_u64().expect("count") > 50, "{v}");
+        let [before, after] = [0, 1].map(|i| r["training_loss"][i].as_f64().expect("loss"));
+        assert!(after < before, "{before} -> {after}");
+        let [ce0, ce1] =
+            [0, 1].map(|i| r["policy"]["validation_cross_entropy"][i].as_f64().expect("ce"));
+        assert!(ce0.is_finite() && ce1.is_finite(), "{v}");
+        let bytes = std::fs::read(&model).expect("model written");
+        // deterministic: the same corpus and options write the same model
+        run();
+        assert_eq!(std::fs::read(&model).expect("model"), bytes);
+        // the engine searches with it (and refuses a file that is not a model)
+        let o = gomoku_env(&["think", "--depth", "4", "h8"], &[("GOMOKU_EVAL_MODEL", model_s)]);
         assert!(o.status.success(), "{}", stderr(&o));
-        let out = stdout(&o);
-        assert!(
-            out.starts_with("games: 60 (54 training, 6 validation)"),
-            "{out}"
-        );
-        assert!(out.contains("scale K: "), "{out}");
-        assert!(out.contains("const PATTERN_VALUE: [i32; NUM_PATTERNS] = [0, 0, 0, "));
-        assert!(out.contains("const THREAT_OPPO_THREE: i32 = "), "{out}");
+        let o = gomoku_env(&["think", "--depth", "4", "h8"], &[("GOMOKU_EVAL_MODEL", &games)]);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains("not an evaluation model"), "{}", stderr(&o));
     }
 
     #[test]
@@ -1346,54 +1380,49 @@ mod tune_eval {
         let text = format!(
             "15 freestyle h8 i9 | set=x\n\
              15 freestyle h8 h8 | result=black\n\
-             15 freestyle h8 i9 | result=maybe\n{}",
+             15 freestyle h8 i9 | result=maybe\n\
+             15 freestyle h8 i9 i8 | result=black values=1,x\n{}",
             games.lines().take(20).collect::<Vec<_>>().join("\n")
         );
         std::fs::write(&mixed, text).expect("write");
         let o = gomoku(&[
-            "tune-eval",
+            "train",
             mixed.to_str().expect("utf-8"),
             "--iterations",
             "10",
+            "--policy-iterations",
+            "5",
         ]);
         assert!(o.status.success(), "{}", stderr(&o));
         let err = stderr(&o);
         assert!(err.contains("mixed.txt:1: skipped: no result="), "{err}");
         assert!(err.contains("mixed.txt:2: skipped:"), "{err}");
-        assert!(
-            err.contains("result=maybe is not black, white or draw"),
-            "{err}"
-        );
-        assert!(stdout(&o).contains("; 3 lines skipped"), "{}", stdout(&o));
+        assert!(err.contains("result=maybe is not black, white or draw"), "{err}");
+        assert!(err.contains("values: 'x' is not a number"), "{err}");
+        assert!(stdout(&o).contains("4 lines skipped"), "{}", stdout(&o));
 
         let none = dir.path().join("none.txt");
         std::fs::write(&none, "15 freestyle h8 i9 | result=black\n").expect("write");
         let cases: Vec<(Vec<String>, &str)> = vec![
-            (vec![none.display().to_string()], "no position to tune on"),
-            (vec!["no/such/file.txt".into()], "reading the games file"),
-            (
-                vec![sample(), "--learning-rate".into(), "0".into()],
-                "--learning-rate 0",
-            ),
-            (
-                vec![sample(), "--regularization".into(), "NaN".into()],
-                "--regularization NaN",
-            ),
-            (
-                vec![sample(), "--iterations".into(), "0".into()],
-                "iterations",
-            ),
-            (
-                vec![sample(), "--valid-every".into(), "1".into()],
-                "holds out every one of the 60 games",
-            ),
+            (vec![none.display().to_string()], "no freestyle position to train on"),
+            (vec!["no/such/file.txt".into()], "reading the corpus"),
+            (vec![sample(), "--learning-rate".into(), "0".into()], "--learning-rate 0"),
+            (vec![sample(), "--regularization".into(), "NaN".into()], "--regularization NaN"),
+            (vec![sample(), "--result-weight".into(), "2".into()], "--result-weight 2"),
+            (vec![sample(), "--iterations".into(), "0".into()], "iterations"),
+            (vec![sample(), "--valid-every".into(), "1".into()], "--valid-every 1"),
+            (vec![sample(), "--from".into(), sample()], "not an evaluation model"),
         ];
         for (args, says) in cases {
-            let mut all = vec!["tune-eval"];
+            let mut all = vec!["train"];
             all.extend(args.iter().map(String::as_str));
             let o = gomoku(&all);
             assert!(!o.status.success(), "{all:?} succeeded");
             assert!(stderr(&o).contains(says), "{all:?}: {}", stderr(&o));
         }
+        let o = gomoku(&["selfplay", "--games", "0", "--out", "x.txt"]);
+        assert!(!o.status.success());
+        let o = gomoku(&["selfplay", "--opening-stones", "5,2", "--out", "x.txt"]);
+        assert!(stderr(&o).contains("need 1 <= MIN <= MAX"), "{}", stderr(&o));
     }
 }

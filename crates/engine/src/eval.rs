@@ -1,9 +1,14 @@
-//! Evaluation weights and the per-pcode tables built from them.
+//! The evaluation: the learned model, the move-ordering weights and the per-pcode tables
+//! built from them.
 //!
-//! Every weight lives in [`EvalParams`]: a tuner can build its own set and make boards that use
-//! it ([`Tables::build`], [`Board::with_tables`](crate::Board::with_tables)). The board keeps, for
-//! each colour, the sum of the values of every empty point incrementally, so the static
-//! evaluation of a position is a subtraction.
+//! The values come from an [`EvalModel`]: per rule and colour, a value for every pcode (the
+//! sorted four line patterns of an empty point) and a threat table indexed by which threat
+//! classes each side holds ([`threat_mask`]). The model in use is trained by `gomoku train`
+//! ([`crate::train`]) and compiled in from `weights/eval.bin`. [`EvalParams`] holds the
+//! move-ordering scores and the hand-set formula that the training starts from
+//! ([`EvalModel::from_params`]). The board keeps, for each colour, the sum of the values of
+//! every empty point incrementally, so the static evaluation of a position is a subtraction
+//! and one table lookup.
 
 use crate::pattern::{
     combine, pcode_tables, Pattern, Pattern4, NUM_PATTERN4, NUM_PATTERNS, NUM_PCODES,
@@ -52,12 +57,10 @@ pub struct EvalParams {
     pub threat_oppo_three: i32,
 }
 
-// Named defaults. The point values and the threat terms (not the move-ordering scores) come
-// from `gomoku tune-eval` (Texel tuning) over 12,000 self-play games at about 30,000 nodes a
-// move, 4,000 per rule, in two rounds (the second round's games played with the first round's
-// weights). Against the hand-set weights before them, at 100 ms a move over 400 games per rule
-// from 200 random openings: freestyle +19 Elo, standard +17, renju +61 (docs/benchmark-log.md,
-// forty-fourth session).
+// The formula's named weights: the prior of the learned model, and the model of the rules the
+// model file does not hold. The point values and threat terms were fitted to 12,000 self-play
+// games (Texel tuning of these 37 weights); against the hand-set weights before them they
+// scored +19 Elo in freestyle, +17 in standard and +61 in renju (400 games per rule at 100 ms).
 //
 // In pattern order:
 // Dead, Overline, DoubleFourLine, B1, F1, B2, F2, F2A, B3, F3, B4, F4, F5
@@ -125,6 +128,8 @@ pub struct Tables {
     pub attack: [Vec<i32>; 2],
     /// Move-ordering score per colour and pcode when the other colour plays there.
     pub defend: [Vec<i32>; 2],
+    /// Threat value per colour to move and [`threat_mask`].
+    pub threat: [Vec<i16>; 2],
     /// Value and threat class together, for the board's update loop, indexed by the four
     /// direction patterns as a base-13 number (no detour through the pcode).
     pub(crate) entry: [Vec<PcodeEntry>; 2],
@@ -142,9 +147,17 @@ pub(crate) struct PcodeEntry {
 }
 
 impl Tables {
-    /// Builds the tables of `rule` from `params`.
+    /// Builds the tables of `rule` from `params` alone: the hand-set formula's values.
     #[must_use]
     pub fn build(rule: Rule, params: EvalParams) -> Tables {
+        let model = EvalModel::from_params(&params);
+        Tables::build_with(rule, params, &model)
+    }
+
+    /// Builds the tables of `rule` with the values of `model` and the move ordering of
+    /// `params`.
+    #[must_use]
+    pub fn build_with(rule: Rule, params: EvalParams, model: &EvalModel) -> Tables {
         let pc = pcode_tables();
         let mut p4 = [
             vec![Pattern4::None; NUM_PCODES],
@@ -162,26 +175,9 @@ impl Tables {
                 if all_dead {
                     continue; // occupied points and dead points are worth nothing
                 }
-                let line_sum: i32 = pats.iter().map(|&p| params.pattern_value[p as usize]).sum();
-                value[c][code] = if class == Pattern4::Forbid {
-                    0
-                } else {
-                    line_sum + params.pattern4_value[class as usize]
-                };
-                attack[c][code] = params.attack_score[class as usize]
-                    + pats
-                        .iter()
-                        .map(|&p| params.pattern_attack_score[p as usize])
-                        .sum::<i32>();
-                defend[c][code] = if class == Pattern4::Forbid {
-                    0
-                } else {
-                    params.defend_score[class as usize]
-                        + pats
-                            .iter()
-                            .map(|&p| params.pattern_defend_score[p as usize])
-                            .sum::<i32>()
-                };
+                value[c][code] = i32::from(model.value(rule, color, code));
+                attack[c][code] = i32::from(model.attack(rule, color, code));
+                defend[c][code] = i32::from(model.defend(rule, color, code));
             }
         }
         let entry = [0, 1].map(|c| {
@@ -193,6 +189,11 @@ impl Tables {
                 })
                 .collect()
         });
+        let threat = [0, 1].map(|c| {
+            (0..NUM_THREAT_MASKS)
+                .map(|m| model.threat(rule, Color::BOTH[c], m))
+                .collect()
+        });
         Tables {
             rule,
             params,
@@ -200,6 +201,7 @@ impl Tables {
             value,
             attack,
             defend,
+            threat,
             entry,
         }
     }
@@ -214,64 +216,442 @@ impl Tables {
             OnceLock::new(),
             OnceLock::new(),
         ];
-        T[rule.index()].get_or_init(|| Tables::build(rule, EvalParams::default()))
+        T[rule.index()]
+            .get_or_init(|| Tables::build_with(rule, EvalParams::default(), EvalModel::active()))
     }
 }
 
 /// Static evaluation of `board` for the side to move.
 ///
-/// Three parts: the point values of both colours now (basic), the same one ply ago (blending
-/// the two damps the odd/even swing of a sum that jumps with every stone), and a threat term
-/// from which threat classes each side has (who holds the initiative).
+/// Two parts: the point values of both colours now and one ply ago (blending the two damps the
+/// odd/even swing of a sum that jumps with every stone), and the threat table's entry for
+/// which threat classes each side holds (who holds the initiative).
 #[inline]
 #[must_use]
 pub fn evaluate(board: &crate::Board) -> i32 {
     let us = board.to_move();
     let them = us.opponent();
-    let p = &board.tables().params;
+    let t = board.tables();
     let basic = board.value_sum(us) - board.value_sum(them);
     let previous = match (board.previous_value_sum(us), board.previous_value_sum(them)) {
         (Some(a), Some(b)) => a - b,
         _ => basic,
     };
-    let v = (basic * p.basic_weight + previous * p.previous_weight) / 16 + threat_value(board, p);
+    let threat = i32::from(t.threat[us.index()][threat_mask(board)]);
+    let v = (basic * BLEND_NOW + previous * BLEND_PREVIOUS) / 16 + threat;
     v.clamp(
         -crate::search::score::WIN_MIN + 1,
         crate::search::score::WIN_MIN - 1,
     )
 }
 
-/// The threat term of [`evaluate`]: for the side to move, which threat classes exist for each side.
+/// Weight (in sixteenths) of the point values now in [`evaluate`].
+pub const BLEND_NOW: i32 = 9;
+/// Weight (in sixteenths) of the point values one ply ago.
+pub const BLEND_PREVIOUS: i32 = 7;
+
+/// Number of bits of a [`threat_mask`].
+pub const THREAT_BITS: usize = 12;
+/// Number of entries of a threat table.
+pub const NUM_THREAT_MASKS: usize = 1 << THREAT_BITS;
+
+/// The threat classes behind each bit of a [`threat_mask`]: bits 0-5 for the side to move, bits
+/// 6-11 for the opponent; a bit is set when the colour has an empty point of one of the classes.
+pub const THREAT_BIT_CLASSES: [(bool, &[Pattern4]); THREAT_BITS] = [
+    (true, &[Pattern4::Block4Flex3]),
+    (true, &[Pattern4::Block4Plus]),
+    (true, &[Pattern4::Block4]),
+    (true, &[Pattern4::Flex3x2, Pattern4::Flex3Plus]),
+    (true, &[Pattern4::Flex3]),
+    (true, &[Pattern4::Block3Plus, Pattern4::Flex2x2]),
+    (false, &[Pattern4::Flex4]),
+    (false, &[Pattern4::Block4Flex3]),
+    (false, &[Pattern4::Block4Plus]),
+    (false, &[Pattern4::Block4]),
+    (false, &[Pattern4::Flex3x2, Pattern4::Flex3Plus]),
+    (false, &[Pattern4::Flex3]),
+];
+
+/// Which threat classes each side holds, as an index into a threat table (see
+/// [`THREAT_BIT_CLASSES`]).
 #[inline]
-fn threat_value(board: &crate::Board, p: &EvalParams) -> i32 {
+#[must_use]
+pub fn threat_mask(board: &crate::Board) -> usize {
     let us = board.to_move();
     let them = us.opponent();
-    let has = |c: Color, a: Pattern4, b: Pattern4| {
-        board.threat_count(c, a) + board.threat_count(c, b) > 0
-    };
+    let mut mask = 0;
+    for (bit, &(own, classes)) in THREAT_BIT_CLASSES.iter().enumerate() {
+        let c = if own { us } else { them };
+        if classes.iter().any(|&k| board.threat_count(c, k) > 0) {
+            mask |= 1 << bit;
+        }
+    }
+    mask
+}
+
+/// The threat value of `mask` under the hand-set formula of `p`.
+fn formula_threat(p: &EvalParams, mask: usize) -> i32 {
+    let bit = |b: usize| mask & (1 << b) != 0;
     let mut v = p.tempo;
-    if has(us, Pattern4::Block4Flex3, Pattern4::Block4Plus) {
+    if bit(0) || bit(1) {
         v += p.threat_self_four_plus;
-    } else if board.threat_count(us, Pattern4::Block4) > 0 {
+    } else if bit(2) {
         v += p.threat_self_four;
     }
-    if has(us, Pattern4::Flex3x2, Pattern4::Flex3Plus) {
+    if bit(3) {
         v += p.threat_self_three_plus;
-    } else if board.threat_count(us, Pattern4::Flex3) > 0 {
+    } else if bit(4) {
         v += p.threat_self_three;
     }
-    if board.threat_count(them, Pattern4::Flex4) > 0 {
+    if bit(6) {
         v += p.threat_oppo_flex4;
     }
-    if has(them, Pattern4::Block4Flex3, Pattern4::Block4Plus) {
+    if bit(7) || bit(8) {
         v += p.threat_oppo_four_plus;
-    } else if board.threat_count(them, Pattern4::Block4) > 0 {
+    } else if bit(9) {
         v += p.threat_oppo_four;
     }
-    if has(them, Pattern4::Flex3x2, Pattern4::Flex3Plus) {
+    if bit(10) {
         v += p.threat_oppo_three_plus;
-    } else if board.threat_count(them, Pattern4::Flex3) > 0 {
+    } else if bit(11) {
         v += p.threat_oppo_three;
     }
     v
+}
+
+/// The rules a model file holds tables for, in file order; the other rules use the hand-set
+/// formula.
+pub const MODEL_RULES: [Rule; 3] = [Rule::Freestyle, Rule::Standard, Rule::Renju];
+
+/// What a model file starts with.
+const MODEL_MAGIC: &[u8; 8] = b"GMKEVAL1";
+
+/// The learned evaluation and move ordering: per rule and colour a value for every pcode, a
+/// threat table (per colour to move), and the move-ordering scores of every pcode for the
+/// colour that plays there (attack) and for the colour whose point it takes (defence).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalModel {
+    /// `[rule][colour][pcode]`, flattened.
+    values: Vec<i16>,
+    /// `[rule][colour to move][mask]`, flattened.
+    threats: Vec<i16>,
+    /// `[rule][colour][pcode]`, flattened.
+    attack: Vec<i16>,
+    /// `[rule][colour][pcode]`, flattened.
+    defend: Vec<i16>,
+}
+
+/// Why a model file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelError {
+    /// The file does not start with the model's magic bytes.
+    BadMagic,
+    /// The file's table sizes are not this engine's.
+    BadShape {
+        /// Pcodes per table in the file.
+        pcodes: u32,
+        /// Threat entries per table in the file.
+        masks: u32,
+    },
+    /// The file is shorter or longer than its tables.
+    BadLength {
+        /// Bytes expected.
+        expected: usize,
+        /// Bytes found.
+        found: usize,
+    },
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModelError::BadMagic => write!(f, "not an evaluation model (bad magic bytes)"),
+            ModelError::BadShape { pcodes, masks } => write!(
+                f,
+                "model tables of {pcodes} pcodes and {masks} threat entries, expected \
+                 {NUM_PCODES} and {NUM_THREAT_MASKS}"
+            ),
+            ModelError::BadLength { expected, found } => {
+                write!(f, "model file of {found} bytes, expected {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+/// The model of the default tables, once chosen.
+static INSTALLED: OnceLock<EvalModel> = OnceLock::new();
+
+/// The compiled-in model's bytes.
+static EMBEDDED_MODEL: &[u8] = include_bytes!("../weights/eval.bin");
+
+impl EvalModel {
+    fn value_at(rule: Rule, colour: Color, pcode: usize) -> usize {
+        (rule.index() * 2 + colour.index()) * NUM_PCODES + pcode
+    }
+
+    fn threat_at(rule: Rule, to_move: Color, mask: usize) -> usize {
+        (rule.index() * 2 + to_move.index()) * NUM_THREAT_MASKS + mask
+    }
+
+    /// The model of the hand-set formula of `p` (the prior of the training).
+    #[must_use]
+    pub fn from_params(p: &EvalParams) -> EvalModel {
+        let pc = pcode_tables();
+        let mut m = EvalModel {
+            values: vec![0; Rule::ALL.len() * 2 * NUM_PCODES],
+            threats: vec![0; Rule::ALL.len() * 2 * NUM_THREAT_MASKS],
+            attack: vec![0; Rule::ALL.len() * 2 * NUM_PCODES],
+            defend: vec![0; Rule::ALL.len() * 2 * NUM_PCODES],
+        };
+        let sat = |v: i32| v.clamp(-30_000, 30_000) as i16;
+        for rule in Rule::ALL {
+            for colour in Color::BOTH {
+                for (code, pats) in pc.patterns.iter().enumerate() {
+                    let class = combine(rule, colour, *pats);
+                    let line_sum: i32 = pats.iter().map(|&q| p.pattern_value[q as usize]).sum();
+                    let v = line_sum + p.pattern4_value[class as usize];
+                    m.set_value(rule, colour, code, sat(v));
+                    let att: i32 = pats.iter().map(|&q| p.pattern_attack_score[q as usize]).sum();
+                    let def: i32 = pats.iter().map(|&q| p.pattern_defend_score[q as usize]).sum();
+                    let i = Self::value_at(rule, colour, code);
+                    m.attack[i] = sat(p.attack_score[class as usize] + att);
+                    m.defend[i] = sat(p.defend_score[class as usize] + def);
+                }
+                for mask in 0..NUM_THREAT_MASKS {
+                    let v = formula_threat(p, mask).clamp(-30_000, 30_000) as i16;
+                    m.set_threat(rule, colour, mask, v);
+                }
+            }
+        }
+        m.fix_constants();
+        m
+    }
+
+    /// The compiled-in model (the tables of [`MODEL_RULES`] from `weights/eval.bin`, the
+    /// formula's for the others).
+    ///
+    /// # Panics
+    /// If the compiled-in file is not a model of this engine's shape (a unit test reads it).
+    #[must_use]
+    pub fn embedded() -> &'static EvalModel {
+        static M: OnceLock<EvalModel> = OnceLock::new();
+        M.get_or_init(|| {
+            EvalModel::from_bytes(EMBEDDED_MODEL, &EvalParams::default())
+                .expect("the compiled-in evaluation model is valid")
+        })
+    }
+
+    /// The model of the default tables: the one given to [`EvalModel::install`], else the
+    /// compiled-in one.
+    #[must_use]
+    pub fn active() -> &'static EvalModel {
+        INSTALLED.get_or_init(|| EvalModel::embedded().clone())
+    }
+
+    /// Makes `model` the model of the default tables ([`Tables::default_for`]), for a program
+    /// that trains or compares models. It must come before the first board is made; once the
+    /// default model is in use, the model is given back.
+    ///
+    /// # Errors
+    /// The model, when the default one is already in use.
+    pub fn install(model: EvalModel) -> Result<(), EvalModel> {
+        INSTALLED.set(model)
+    }
+
+    /// Reads a model file; the rules it does not hold get the formula of `base`.
+    ///
+    /// # Errors
+    /// A file of another format or shape.
+    pub fn from_bytes(bytes: &[u8], base: &EvalParams) -> Result<EvalModel, ModelError> {
+        let header = MODEL_MAGIC.len() + 8;
+        if bytes.len() < header || &bytes[..MODEL_MAGIC.len()] != MODEL_MAGIC {
+            return Err(ModelError::BadMagic);
+        }
+        let word = |i: usize| {
+            let o = MODEL_MAGIC.len() + 4 * i;
+            u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]])
+        };
+        let (pcodes, masks) = (word(0), word(1));
+        if pcodes as usize != NUM_PCODES || masks as usize != NUM_THREAT_MASKS {
+            return Err(ModelError::BadShape { pcodes, masks });
+        }
+        let expected = header + MODEL_RULES.len() * 2 * (3 * NUM_PCODES + NUM_THREAT_MASKS) * 2;
+        if bytes.len() != expected {
+            return Err(ModelError::BadLength {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let mut m = EvalModel::from_params(base);
+        let mut words = bytes[header..]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        for rule in MODEL_RULES {
+            for colour in Color::BOTH {
+                for code in 0..NUM_PCODES {
+                    let v = words.next().unwrap_or(0);
+                    m.set_value(rule, colour, code, v);
+                }
+                for mask in 0..NUM_THREAT_MASKS {
+                    let v = words.next().unwrap_or(0);
+                    m.set_threat(rule, colour, mask, v);
+                }
+                for code in 0..NUM_PCODES {
+                    m.attack[Self::value_at(rule, colour, code)] = words.next().unwrap_or(0);
+                }
+                for code in 0..NUM_PCODES {
+                    m.defend[Self::value_at(rule, colour, code)] = words.next().unwrap_or(0);
+                }
+            }
+        }
+        m.fix_constants();
+        Ok(m)
+    }
+
+    /// The model file of this model (the tables of [`MODEL_RULES`]).
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MODEL_MAGIC.to_vec();
+        out.extend_from_slice(&(NUM_PCODES as u32).to_le_bytes());
+        out.extend_from_slice(&(NUM_THREAT_MASKS as u32).to_le_bytes());
+        for rule in MODEL_RULES {
+            for colour in Color::BOTH {
+                for code in 0..NUM_PCODES {
+                    out.extend_from_slice(&self.value(rule, colour, code).to_le_bytes());
+                }
+                for mask in 0..NUM_THREAT_MASKS {
+                    out.extend_from_slice(&self.threat(rule, colour, mask).to_le_bytes());
+                }
+                for code in 0..NUM_PCODES {
+                    out.extend_from_slice(&self.attack(rule, colour, code).to_le_bytes());
+                }
+                for code in 0..NUM_PCODES {
+                    out.extend_from_slice(&self.defend(rule, colour, code).to_le_bytes());
+                }
+            }
+        }
+        out
+    }
+
+    /// The move-ordering score of `colour` playing on a point with its `pcode`.
+    #[must_use]
+    pub fn attack(&self, rule: Rule, colour: Color, pcode: usize) -> i16 {
+        self.attack[Self::value_at(rule, colour, pcode)]
+    }
+
+    /// Sets an attack score (see [`EvalModel::attack`]).
+    pub fn set_attack(&mut self, rule: Rule, colour: Color, pcode: usize, v: i16) {
+        self.attack[Self::value_at(rule, colour, pcode)] = v;
+    }
+
+    /// The move-ordering score of taking a point where `colour` (the opponent of the mover)
+    /// has `pcode`.
+    #[must_use]
+    pub fn defend(&self, rule: Rule, colour: Color, pcode: usize) -> i16 {
+        self.defend[Self::value_at(rule, colour, pcode)]
+    }
+
+    /// Sets a defence score (see [`EvalModel::defend`]).
+    pub fn set_defend(&mut self, rule: Rule, colour: Color, pcode: usize, v: i16) {
+        self.defend[Self::value_at(rule, colour, pcode)] = v;
+    }
+
+    /// The value of an empty point with `pcode` for `colour`.
+    #[must_use]
+    pub fn value(&self, rule: Rule, colour: Color, pcode: usize) -> i16 {
+        self.values[Self::value_at(rule, colour, pcode)]
+    }
+
+    /// Sets a point value (see [`EvalModel::value`]).
+    pub fn set_value(&mut self, rule: Rule, colour: Color, pcode: usize, v: i16) {
+        self.values[Self::value_at(rule, colour, pcode)] = v;
+    }
+
+    /// The threat value of `mask` with `to_move` to move.
+    #[must_use]
+    pub fn threat(&self, rule: Rule, to_move: Color, mask: usize) -> i16 {
+        self.threats[Self::threat_at(rule, to_move, mask)]
+    }
+
+    /// Sets a threat value (see [`EvalModel::threat`]).
+    pub fn set_threat(&mut self, rule: Rule, to_move: Color, mask: usize, v: i16) {
+        self.threats[Self::threat_at(rule, to_move, mask)] = v;
+    }
+
+    /// Sets the values that are fixed whatever the training says: 0 for a point whose lines
+    /// are all dead (as every occupied point) and for a forbidden point, whose ordering
+    /// scores are fixed too.
+    pub fn fix_constants(&mut self) {
+        let pc = pcode_tables();
+        for rule in Rule::ALL {
+            for colour in Color::BOTH {
+                for (code, pats) in pc.patterns.iter().enumerate() {
+                    let dead = pats.iter().all(|&q| q == Pattern::Dead);
+                    let forbid = combine(rule, colour, *pats) == Pattern4::Forbid;
+                    if dead || forbid {
+                        self.set_value(rule, colour, code, 0);
+                    }
+                    let i = Self::value_at(rule, colour, code);
+                    if dead {
+                        self.attack[i] = 0;
+                        self.defend[i] = 0;
+                    }
+                    if forbid {
+                        // taking a point the opponent may not play gains nothing
+                        self.defend[i] = 0;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_model_reads_and_writes_back() {
+        let m = EvalModel::embedded();
+        let again = EvalModel::from_bytes(&m.to_bytes(), &EvalParams::default()).expect("model");
+        assert_eq!(&again, m);
+    }
+
+    #[test]
+    fn bad_model_files_are_refused() {
+        let p = EvalParams::default();
+        assert_eq!(EvalModel::from_bytes(b"", &p), Err(ModelError::BadMagic));
+        assert_eq!(EvalModel::from_bytes(b"GMKEVAL0........", &p), Err(ModelError::BadMagic));
+        let mut bytes = EvalModel::embedded().to_bytes();
+        bytes.pop();
+        assert!(matches!(
+            EvalModel::from_bytes(&bytes, &p),
+            Err(ModelError::BadLength { .. })
+        ));
+        bytes[8..12].copy_from_slice(&7u32.to_le_bytes());
+        assert!(matches!(
+            EvalModel::from_bytes(&bytes, &p),
+            Err(ModelError::BadShape { pcodes: 7, .. })
+        ));
+    }
+
+    #[test]
+    fn the_formula_model_keeps_the_formula() {
+        // the formula's tables: a point's value is its lines' values plus its class's
+        let p = EvalParams::default();
+        let t = Tables::build(Rule::Freestyle, p.clone());
+        let pc = pcode_tables();
+        for (code, pats) in pc.patterns.iter().enumerate() {
+            if pats.iter().all(|&q| q == Pattern::Dead) {
+                continue;
+            }
+            let class = combine(Rule::Freestyle, Color::Black, *pats);
+            let want: i32 = pats.iter().map(|&q| p.pattern_value[q as usize]).sum::<i32>()
+                + p.pattern4_value[class as usize];
+            assert_eq!(t.value[0][code], want);
+        }
+        assert_eq!(usize::from(t.threat[0][0] as u16), p.tempo as usize);
+    }
 }

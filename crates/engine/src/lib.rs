@@ -21,7 +21,7 @@ pub mod review;
 pub mod search;
 pub mod solver;
 pub mod study;
-pub mod tune;
+pub mod train;
 pub mod types;
 pub mod vcf;
 pub mod vct;

@@ -26,6 +26,11 @@ fn main() -> ExitCode {
             other => eprintln!("pbrain-gomoku: ignoring the argument '{other}'"),
         }
     }
+    if let Err(e) = gomoku_app::eval_model::install_from_env() {
+        // the manager sees the reason as the brain's error line
+        println!("ERROR {e:#}");
+        return ExitCode::FAILURE;
+    }
     gomoku_app::pbrain::run_stdio();
     ExitCode::SUCCESS
 }

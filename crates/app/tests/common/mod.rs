@@ -15,6 +15,16 @@ pub fn gomoku(args: &[&str]) -> Output {
         .expect("binary runs")
 }
 
+/// Runs `gomoku ARGS` with no standard input and the environment variables `vars` set.
+pub fn gomoku_env(args: &[&str], vars: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gomoku"))
+        .args(args)
+        .envs(vars.iter().copied())
+        .stdin(Stdio::null())
+        .output()
+        .expect("binary runs")
+}
+
 /// Runs `gomoku ARGS` with `input` as standard input and waits for it.
 pub fn gomoku_with_input(args: &[&str], input: &str) -> Output {
     gomoku_with_bytes(args, input.as_bytes())

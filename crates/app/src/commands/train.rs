@@ -1,0 +1,379 @@
+//! `gomoku train`: trains the learned evaluation ([`gomoku_engine::eval::EvalModel`]) on
+//! self-play corpora (`gomoku selfplay`) and writes the model file the engine compiles in.
+//!
+//! Each rule found in the files is trained on its own games; the other rules keep the
+//! starting model's tables. Every `--valid-every`-th game (after a shuffle by `--seed`) is held
+//! out, and its loss says whether the fit carries over. The training itself is
+//! [`gomoku_engine::train`].
+
+use anyhow::{bail, Context, Result};
+use gomoku_engine::eval::{EvalModel, EvalParams};
+use gomoku_engine::record::Record;
+use gomoku_engine::search::score::WIN;
+use gomoku_engine::train::{
+    fit_policy_scale, fit_scale, game_policy, game_rows, loss, policy_loss, train, train_policy,
+    CorpusGame, Dataset, Layout, PolicyData, PolicyLayout, TrainOptions,
+};
+use gomoku_engine::{Color, Rule};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// Arguments of `gomoku train`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Corpus files, one game per line: `<N> <rule> <moves...> | result=black|white|draw
+    /// opening_plies=K values=v,v,...` (`gomoku selfplay` writes them; `gomoku match --positions`
+    /// lines, without values, train on the results alone).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Where to write the trained model (e.g. crates/engine/weights/eval.bin).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Start from (and pull towards) this model file instead of the compiled-in model.
+    #[arg(long, conflicts_with = "from_formula")]
+    pub from: Option<PathBuf>,
+    /// Start from (and pull towards) the hand-set formula instead of the compiled-in model.
+    #[arg(long)]
+    pub from_formula: bool,
+    /// Plies at the start of a game without `opening_plies=` left out.
+    #[arg(long, default_value_t = 6)]
+    pub skip_plies: usize,
+    /// Every N-th game is held out for validation (0: none).
+    #[arg(long, default_value_t = 10)]
+    pub valid_every: usize,
+    /// Seed of the shuffle that decides which games are held out.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Full-batch gradient steps.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub iterations: u64,
+    /// Step size (Adam), in evaluation units.
+    #[arg(long, default_value_t = 2.0)]
+    pub learning_rate: f64,
+    /// Pull towards the starting model (lambda in lambda * sum (w - w0)^2).
+    #[arg(long, default_value_t = 1e-6)]
+    pub regularization: f64,
+    /// Share of the game's result in the target; the rest is the search's value.
+    #[arg(long, default_value_t = 0.5)]
+    pub result_weight: f64,
+    /// Full-batch steps of the move-ordering training (0: keep the starting model's ordering).
+    #[arg(long, default_value_t = 200)]
+    pub policy_iterations: u64,
+    /// Step size of the move-ordering training, in ordering-score units.
+    #[arg(long, default_value_t = 4.0)]
+    pub policy_learning_rate: f64,
+    /// Pull of the move-ordering scores towards the starting model's.
+    #[arg(long, default_value_t = 1e-7)]
+    pub policy_regularization: f64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Serialize)]
+struct RuleReport {
+    rule: &'static str,
+    games: usize,
+    training_positions: usize,
+    validation_positions: usize,
+    scale: f64,
+    /// Loss against the mixed target, before and after.
+    training_loss: [f64; 2],
+    validation_loss: Option<[f64; 2]>,
+    /// Loss against the game results alone, held-out games, before and after.
+    validation_result_loss: Option<[f64; 2]>,
+    /// Move ordering: positions, the score scale, and on held-out games the cross-entropy of
+    /// the chosen moves and the share ranked first, before and after.
+    policy: Option<PolicyReport>,
+}
+
+#[derive(Serialize)]
+struct PolicyReport {
+    training_positions: usize,
+    validation_positions: usize,
+    scale: f64,
+    validation_cross_entropy: [f64; 2],
+    validation_top1: [f64; 2],
+}
+
+#[derive(Serialize)]
+struct Report {
+    skipped_lines: usize,
+    rules: Vec<RuleReport>,
+    out: Option<String>,
+}
+
+/// The game of one corpus line, or why it has none.
+fn corpus_game(rec: &Record, skip_plies: usize) -> Result<CorpusGame, String> {
+    rec.game().map_err(|e| e.to_string())?;
+    let winner = match rec.get("result") {
+        Some("black") => Some(Color::Black),
+        Some("white") => Some(Color::White),
+        Some("draw") => None,
+        Some(other) => return Err(format!("result={other} is not black, white or draw")),
+        None => return Err("no result= key (a finished game is needed)".to_string()),
+    };
+    let opening_len = match rec.get("opening_plies") {
+        Some(v) => v
+            .parse::<usize>()
+            .map_err(|_| format!("opening_plies={v} is not a number"))?,
+        None => skip_plies,
+    };
+    let values = match rec.get("values") {
+        None | Some("") => Vec::new(),
+        Some(v) => v
+            .split(',')
+            .map(|t| match t {
+                "W" => Ok(Some(WIN)),
+                "L" => Ok(Some(-WIN)),
+                _ => t
+                    .parse::<i32>()
+                    .map(Some)
+                    .map_err(|_| format!("values: '{t}' is not a number, W or L")),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    Ok(CorpusGame {
+        size: rec.size,
+        moves: rec.moves.clone(),
+        opening_len,
+        winner,
+        values,
+    })
+}
+
+/// The order in which games are dealt to training and validation: a shuffle by `seed`.
+fn deal_order(n: usize, seed: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    for i in (1..n).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        order.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    order
+}
+
+fn check(args: &Args) -> Result<()> {
+    let ok = |v: f64, lo: f64, hi: f64| v.is_finite() && v >= lo && v <= hi;
+    if !ok(args.learning_rate, 1e-9, 1000.0) {
+        bail!("--learning-rate {}: expected a number above 0 and at most 1000", args.learning_rate);
+    }
+    if !ok(args.regularization, 0.0, 1.0) {
+        bail!("--regularization {}: expected a number from 0 to 1", args.regularization);
+    }
+    if !ok(args.result_weight, 0.0, 1.0) {
+        bail!("--result-weight {}: expected a number from 0 to 1", args.result_weight);
+    }
+    if args.valid_every == 1 {
+        bail!("--valid-every 1 would hold out every game: use 0 for no validation, or 2 or more");
+    }
+    Ok(())
+}
+
+/// Runs the training.
+///
+/// # Errors
+/// Bad arguments, a file that cannot be read or written, or no position to train on.
+pub fn run(args: &Args) -> Result<()> {
+    check(args)?;
+    let params = EvalParams::default();
+    let mut model = if let Some(path) = &args.from {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("reading the model {}", path.display()))?;
+        EvalModel::from_bytes(&bytes, &params)
+            .with_context(|| format!("reading the model {}", path.display()))?
+    } else if args.from_formula {
+        EvalModel::from_params(&params)
+    } else {
+        EvalModel::embedded().clone()
+    };
+    let mut games: Vec<(Rule, CorpusGame)> = Vec::new();
+    let mut skipped = 0;
+    for path in &args.files {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading the corpus {}", path.display()))?;
+        for (i, line) in text.lines().enumerate() {
+            if Record::is_blank(line) {
+                continue;
+            }
+            let parsed = Record::parse(line)
+                .map_err(|e| e.to_string())
+                .and_then(|rec| corpus_game(&rec, args.skip_plies).map(|g| (rec.rule, g)));
+            match parsed {
+                Ok(g) => games.push(g),
+                Err(why) => {
+                    eprintln!("warning: {}:{}: skipped: {why}", path.display(), i + 1);
+                    skipped += 1;
+                }
+            }
+        }
+    }
+    let mut reports = Vec::new();
+    for rule in gomoku_engine::eval::MODEL_RULES {
+        let of_rule: Vec<&CorpusGame> =
+            games.iter().filter(|(r, _)| *r == rule).map(|(_, g)| g).collect();
+        if of_rule.is_empty() {
+            continue;
+        }
+        let layout = Layout::of(rule);
+        let start = layout.params_of(&model);
+        // the scale comes from the results under the starting model
+        let (mut tr, mut va) = (Dataset::default(), Dataset::default());
+        let playout = PolicyLayout::of(rule);
+        let (mut ptr, mut pva) = (PolicyData::default(), PolicyData::default());
+        let order = deal_order(of_rule.len(), args.seed);
+        let mut probe = Dataset::default();
+        for (n, &gi) in order.iter().enumerate() {
+            let held = args.valid_every > 0 && n % args.valid_every == args.valid_every - 1;
+            game_rows(of_rule[gi], layout, if held { &mut va } else { &mut tr });
+            if args.policy_iterations > 0 {
+                game_policy(of_rule[gi], playout, if held { &mut pva } else { &mut ptr });
+            }
+            if n < 2000 {
+                game_rows(of_rule[gi], layout, &mut probe);
+            }
+        }
+        if tr.is_empty() {
+            bail!("no {rule} position to train on in {} games", of_rule.len());
+        }
+        let k = fit_scale(&probe, &start);
+        let opts = TrainOptions {
+            iterations: usize::try_from(args.iterations).unwrap_or(usize::MAX),
+            learning_rate: args.learning_rate,
+            regularization: args.regularization,
+            result_weight: args.result_weight,
+            k,
+        };
+        let results_only = TrainOptions {
+            result_weight: 1.0,
+            ..opts
+        };
+        let before = (loss(&tr, &start, &opts), loss(&va, &start, &opts));
+        let before_r = loss(&va, &start, &results_only);
+        let bar = if args.json {
+            ProgressBar::hidden()
+        } else {
+            ProgressBar::new(args.iterations)
+        };
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix} {bar:30} {pos}/{len} iterations {msg} [{elapsed}<{eta}]",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_prefix(rule.name());
+        let w = train(&tr, &start, &opts, 20, &mut |it, w| {
+            bar.set_position(it as u64);
+            bar.set_message(format!("loss {:.6}", loss(&va, w, &opts)));
+        });
+        bar.finish_and_clear();
+        layout.store(&w, &mut model);
+        // the loss of the model as written: whole numbers
+        let rounded = layout.params_of(&model);
+        let policy = if ptr.is_empty() {
+            None
+        } else {
+            let pstart = playout.params_of(&model);
+            let scale = fit_policy_scale(&ptr, &pstart);
+            let popts = TrainOptions {
+                iterations: usize::try_from(args.policy_iterations).unwrap_or(usize::MAX),
+                learning_rate: args.policy_learning_rate,
+                regularization: args.policy_regularization,
+                ..opts
+            };
+            let bar = if args.json {
+                ProgressBar::hidden()
+            } else {
+                ProgressBar::new(args.policy_iterations)
+            };
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{prefix} ordering {bar:30} {pos}/{len} iterations {msg} [{elapsed}<{eta}]",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar.set_prefix(rule.name());
+            let pw = train_policy(&ptr, &pstart, scale, &popts, 20, &mut |it, w| {
+                bar.set_position(it as u64);
+                bar.set_message(format!("cross-entropy {:.4}", policy_loss(&pva, w, scale)));
+            });
+            bar.finish_and_clear();
+            playout.store(&pw, &mut model);
+            let prounded = playout.params_of(&model);
+            Some(PolicyReport {
+                training_positions: ptr.len(),
+                validation_positions: pva.len(),
+                scale,
+                validation_cross_entropy: [
+                    policy_loss(&pva, &pstart, scale),
+                    policy_loss(&pva, &prounded, scale),
+                ],
+                validation_top1: [pva.top1(&pstart), pva.top1(&prounded)],
+            })
+        };
+        reports.push(RuleReport {
+            rule: rule.name(),
+            games: of_rule.len(),
+            training_positions: tr.len(),
+            validation_positions: va.len(),
+            scale: k,
+            training_loss: [before.0, loss(&tr, &rounded, &opts)],
+            validation_loss: (!va.is_empty()).then(|| [before.1, loss(&va, &rounded, &opts)]),
+            validation_result_loss: (!va.is_empty())
+                .then(|| [before_r, loss(&va, &rounded, &results_only)]),
+            policy,
+        });
+    }
+    if reports.is_empty() {
+        bail!("no game of freestyle, standard or renju in the files ({skipped} lines skipped)");
+    }
+    if let Some(out) = &args.out {
+        std::fs::write(out, model.to_bytes())
+            .with_context(|| format!("writing the model {}", out.display()))?;
+    }
+    let report = Report {
+        skipped_lines: skipped,
+        rules: reports,
+        out: args.out.as_ref().map(|p| p.display().to_string()),
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+        return Ok(());
+    }
+    for r in &report.rules {
+        println!(
+            "{}: {} games; positions {} training, {} validation; scale K {}",
+            r.rule, r.games, r.training_positions, r.validation_positions, r.scale
+        );
+        println!(
+            "  loss (target: results and search values): training {:.6} -> {:.6}",
+            r.training_loss[0], r.training_loss[1]
+        );
+        if let (Some(v), Some(vr)) = (r.validation_loss, r.validation_result_loss) {
+            println!("  validation {:.6} -> {:.6}; against results alone {:.6} -> {:.6}", v[0], v[1], vr[0], vr[1]);
+        }
+        if let Some(p) = &r.policy {
+            println!(
+                "  move ordering: {} training, {} validation positions; scale {}; validation \
+                 cross-entropy {:.4} -> {:.4}, chosen move first {:.1}% -> {:.1}%",
+                p.training_positions,
+                p.validation_positions,
+                p.scale,
+                p.validation_cross_entropy[0],
+                p.validation_cross_entropy[1],
+                100.0 * p.validation_top1[0],
+                100.0 * p.validation_top1[1]
+            );
+        }
+    }
+    if report.skipped_lines > 0 {
+        println!("{} lines skipped (see the warnings)", report.skipped_lines);
+    }
+    if let Some(out) = &report.out {
+        println!("model written to {out}");
+    }
+    Ok(())
+}
