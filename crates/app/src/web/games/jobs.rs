@@ -1,0 +1,379 @@
+//! The engine's searches: each runs on a thread of its own as the slot's one job (a move, a
+//! hint, an analysis, a review, a solve or a swap2 decision), with an engine from a shared
+//! pool, and hands its result back to the slot under its lock.
+
+use super::analysis::ANALYSIS_MS;
+use super::info::{Candidate, EngineInfo, CANDIDATES};
+use super::{lock, Level, MoveRecord, Player, ServerEvent, Slot};
+use crate::web::error::ApiError;
+use gomoku_engine::study::{Greedy, PatternEval, Searcher};
+use gomoku_engine::{
+    Color, Engine, EngineConfig, Limits, Pos, SearchEvent, SearchOptions, SearchResult,
+};
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Instant;
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Purpose {
+    /// A move that will be played.
+    Move,
+    /// A suggestion for the person to move.
+    Hint,
+    /// Analysis of the position: every candidate move with its exact value.
+    Analysis,
+    /// The engine's stones or choice in a swap2 opening.
+    Swap2,
+    /// A review of every move of the game.
+    Review,
+    /// A proof of a forced win (VCF, VCT) for the side to move.
+    Solve,
+}
+
+impl Purpose {
+    fn name(self) -> &'static str {
+        match self {
+            Purpose::Move => "move",
+            Purpose::Hint => "hint",
+            Purpose::Analysis => "analysis",
+            Purpose::Swap2 => "swap2",
+            Purpose::Review => "review",
+            Purpose::Solve => "solve",
+        }
+    }
+}
+
+#[derive(Debug)]
+pub(super) struct Job {
+    pub(super) id: u64,
+    pub(super) purpose: Purpose,
+    pub(super) color: Color,
+    pub(super) stop: Arc<AtomicBool>,
+    pub(super) started: Instant,
+}
+
+/// Idle engines, reused between searches so that tables are allocated once, not per move.
+#[derive(Debug)]
+pub struct EnginePool {
+    pub(super) idle: Mutex<Vec<(Engine, u64)>>,
+    pub(super) config: EngineConfig,
+}
+
+/// Engines kept allocated while idle.
+const POOL_KEEP: usize = 2;
+
+impl EnginePool {
+    pub(super) fn new(config: EngineConfig) -> EnginePool {
+        EnginePool {
+            idle: Mutex::new(Vec::new()),
+            config,
+        }
+    }
+
+    /// An engine for game `serial`: the one it used last if idle (its table still helps),
+    /// otherwise any idle engine with a cleared table, otherwise a new one.
+    pub(super) fn take(&self, serial: u64) -> Engine {
+        let mut idle = lock(&self.idle);
+        if let Some(i) = idle.iter().position(|(_, s)| *s == serial) {
+            return idle.swap_remove(i).0;
+        }
+        if let Some((mut e, _)) = idle.pop() {
+            // tables are not keyed by rule or size, so another game's entries must go
+            e.clear_hash();
+            return e;
+        }
+        drop(idle);
+        Engine::new(self.config.clone())
+    }
+
+    pub(super) fn put(&self, engine: Engine, serial: u64) {
+        let mut idle = lock(&self.idle);
+        if idle.len() < POOL_KEEP {
+            idle.push((engine, serial));
+        }
+    }
+}
+
+static NEXT_JOB: AtomicU64 = AtomicU64::new(1);
+
+/// Kept off the engine's time left on the clock (the move's way from the search to the game).
+const CLOCK_MARGIN_MS: u64 = 50;
+
+/// What a search thread needs.
+struct SearchCtx {
+    pub(super) me: Weak<Mutex<Slot>>,
+    pub(super) pool: Arc<EnginePool>,
+    pub(super) serial: u64,
+    pub(super) job: u64,
+    pub(super) purpose: Purpose,
+    pub(super) color: Color,
+    pub(super) size: usize,
+    /// Root moves the search leaves out (an analysis's excluded points).
+    pub(super) exclude: Vec<Pos>,
+}
+
+impl SearchCtx {
+    fn run(
+        &self,
+        board: &gomoku_engine::Board,
+        level: Level,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> (SearchResult, String) {
+        let analysis = self.purpose == Purpose::Analysis;
+        let options = SearchOptions {
+            all_root_values: analysis,
+            // exact values for the candidates shown, bounds for the rest: a deeper analysis
+            exact_moves: CANDIDATES,
+            exclude: self.exclude.clone(),
+            ..SearchOptions::default()
+        };
+        let name = match level {
+            Level::Greedy => Greedy { eval: PatternEval }.name(),
+            _ => "pvs".to_string(),
+        };
+        // the latest progress line, sent again with the candidates when they follow it
+        let mut last: Option<EngineInfo> = None;
+        let mut report = |ev: SearchEvent<'_>| {
+            let info = match ev {
+                SearchEvent::Iteration(i) => {
+                    let mut info =
+                        EngineInfo::from_iteration(self.purpose, self.color, i, self.size, &name);
+                    if let Some(prev) = &last {
+                        info.candidates.clone_from(&prev.candidates);
+                    }
+                    info
+                }
+                SearchEvent::RootMoves { moves, .. } if analysis => {
+                    let Some(mut info) = last.clone() else {
+                        return;
+                    };
+                    info.candidates = Candidate::list(moves, self.size);
+                    info
+                }
+                SearchEvent::RootMoves { .. } => return,
+            };
+            last = Some(info.clone());
+            if let Some(slot) = self.me.upgrade() {
+                lock(&slot).progress(self.job, info);
+            } else {
+                // the game is gone: nobody needs the rest of this search
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
+        let result = if level == Level::Greedy {
+            Greedy { eval: PatternEval }.search(board, limits, &options, stop, &mut report)
+        } else {
+            let mut engine = self.pool.take(self.serial);
+            let r = engine.search(board, limits, &options, stop, &mut report);
+            // hand the engine back so that its table is reused by the next move
+            self.pool.put(engine, self.serial);
+            r
+        };
+        (result, name)
+    }
+}
+
+impl Slot {
+    /// Stops and forgets the running search, if any (its result will be ignored).
+    pub(super) fn cancel_job(&mut self) {
+        if let Some(job) = self.job.take() {
+            job.stop.store(true, Ordering::Relaxed);
+        }
+        self.live = None;
+    }
+
+    /// Starts the engine if it is to move in a game still going (or to act in the opening),
+    /// otherwise the analysis if it is on.
+    pub(super) fn maybe_start_engine(&mut self) {
+        if let Some(o) = &self.opening {
+            if self.job.is_none() && o.actor() == Player::Engine {
+                if let Err(e) = self.start_swap2_job() {
+                    self.error = Some(e.message);
+                }
+            }
+            return;
+        }
+        let to_move = self.game.board().to_move();
+        if self.job.is_none()
+            && !self.is_over()
+            && !self.game.board().is_full()
+            && self.player(to_move) == Player::Engine
+        {
+            if let Err(e) = self.start_job(Purpose::Move) {
+                self.error = Some(e.message);
+            }
+        }
+        self.maybe_analyze();
+    }
+
+    /// Starts analysing the position when analysis is on, the engine idle and the position
+    /// not analysed yet (a finished or stopped analysis stays until the position changes).
+    pub(super) fn maybe_analyze(&mut self) {
+        if self.analyze
+            && self.job.is_none()
+            && self.opening.is_none()
+            && self.analysis.is_none()
+            && !self.is_over()
+            && !self.game.board().is_full()
+        {
+            if let Err(e) = self.start_job(Purpose::Analysis) {
+                self.error = Some(e.message);
+            }
+        }
+    }
+
+    /// Starts a search for the side to move on a thread of its own.
+    pub(super) fn start_job(&mut self, purpose: Purpose) -> Result<(), ApiError> {
+        let board = self.game.board().clone();
+        let color = board.to_move();
+        let size = board.size();
+        // hints and analyses always use the full search: a greedy suggestion would mislead
+        let level = if purpose == Purpose::Move {
+            self.level
+        } else {
+            Level::Max
+        };
+        // a move on the clock: the time left for the game too
+        let clock_left = match (purpose, self.clock_running(), &self.clock) {
+            (Purpose::Move, Some(c), Some(clock)) => Some(clock.left_after(c, self.turn_ms())),
+            _ => None,
+        };
+        let limits = Limits {
+            move_time_ms: Some(if purpose == Purpose::Analysis {
+                ANALYSIS_MS
+            } else {
+                self.time_ms
+            }),
+            game_time_left_ms: clock_left,
+            margin_ms: if clock_left.is_some() {
+                CLOCK_MARGIN_MS
+            } else {
+                0
+            },
+            depth: level.depth(),
+            ..Limits::default()
+        };
+        let mut ctx = SearchCtx {
+            me: self.me.clone(),
+            pool: self.pool.clone(),
+            serial: self.serial,
+            job: 0,
+            purpose,
+            color,
+            size,
+            exclude: if purpose == Purpose::Analysis {
+                self.excluded().to_vec()
+            } else {
+                Vec::new()
+            },
+        };
+        self.spawn_job(
+            purpose,
+            move |id, stop| {
+                ctx.job = id;
+                ctx.run(&board, level, &limits, stop)
+            },
+            Slot::finish_job,
+        )
+    }
+
+    /// Runs `work` on a thread of its own as the slot's job (`work` gets the job's id and stop
+    /// flag), then hands its result to `finish` under the slot's lock (`None` if it panicked).
+    /// Nothing is handed over once the game is removed.
+    pub(super) fn spawn_job<R: Send + 'static>(
+        &mut self,
+        purpose: Purpose,
+        work: impl FnOnce(u64, &AtomicBool) -> R + Send + 'static,
+        finish: fn(&mut Slot, u64, Option<R>),
+    ) -> Result<(), ApiError> {
+        let id = NEXT_JOB.fetch_add(1, Ordering::Relaxed);
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread_stop = stop.clone();
+        let me = self.me.clone();
+        std::thread::Builder::new()
+            .name(format!("gomoku-{}", purpose.name()))
+            .spawn(move || {
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    work(id, &thread_stop)
+                }));
+                if let Some(slot) = me.upgrade() {
+                    finish(&mut lock(&slot), id, result.ok());
+                }
+            })
+            .map_err(ApiError::internal)?;
+        self.job = Some(Job {
+            id,
+            purpose,
+            color: self.game.board().to_move(),
+            stop,
+            started: Instant::now(),
+        });
+        self.live = None;
+        self.error = None;
+        Ok(())
+    }
+
+    /// Takes the result of search `job` (ignored if the job was cancelled meanwhile).
+    fn finish_job(&mut self, job: u64, result: Option<(SearchResult, String)>) {
+        let Some(current) = self.job.take_if(|j| j.id == job) else {
+            return;
+        };
+        self.live = None;
+        let size = self.size();
+        match result {
+            None => self.error = Some("the engine failed on this position".to_string()),
+            Some((r, engine)) => {
+                let info =
+                    EngineInfo::from_result(current.purpose, current.color, &r, size, &engine);
+                match current.purpose {
+                    Purpose::Hint => self.hint = Some(info),
+                    Purpose::Analysis => self.analysis = Some(info),
+                    // swap2 decisions and reviews end in `finish_swap2` and `finish_review`
+                    Purpose::Swap2 | Purpose::Review | Purpose::Solve => {}
+                    Purpose::Move => {
+                        let running = self.clock_running();
+                        let used = self.turn_ms();
+                        if self.check_flag() {
+                            // the time ran out first: the game is over, the move is not played
+                            return;
+                        }
+                        if !r.best_move.is_point() || self.game.play(r.best_move).is_err() {
+                            self.error = Some("the engine found no move".to_string());
+                        } else {
+                            self.charge_move(running, used);
+                            self.analysis = None;
+                            self.records.push(MoveRecord {
+                                pos: r.best_move,
+                                ms: r.elapsed_ms,
+                                engine: Some(info),
+                            });
+                            self.redo_records.clear();
+                            self.turn_started = Instant::now();
+                        }
+                    }
+                }
+            }
+        }
+        self.changed();
+        if current.purpose == Purpose::Move && self.error.is_none() {
+            self.maybe_start_engine();
+            if self.job.is_some() {
+                self.changed();
+            }
+        }
+    }
+
+    /// Publishes live progress of search `job`.
+    fn progress(&mut self, job: u64, info: EngineInfo) {
+        if self.job.as_ref().is_some_and(|j| j.id == job) {
+            if let Ok(json) = serde_json::to_string(&info) {
+                let _ = self.tx.send(ServerEvent::Info(json.into()));
+            }
+            self.live = Some(info);
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! The swap2 opening of a game in play: the engine's decisions on a thread of their own, the
+//! person's choices, and the log of what happened. The rules of the opening are in
+//! [`super::super::opening`].
+
+use super::jobs::Purpose;
+use super::{MoveRecord, Player, Slot};
+use crate::pbrain::swap2;
+use crate::web::error::ApiError;
+use crate::web::opening::{Choice, Next, Stage};
+use gomoku_engine::notation::{format_pos, parse_xy};
+use gomoku_engine::Limits;
+use serde::Deserialize;
+use std::time::Instant;
+
+/// The body of `POST /api/games/{id}/swap2`: the person's choice in a swap2 opening.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Swap2Request {
+    /// `black`, `white` or (after three stones) `more`.
+    pub choice: Choice,
+}
+
+/// The least depth of the engine's swap2 decisions, whatever its level.
+const SWAP2_MIN_DEPTH: i32 = 6;
+
+impl Slot {
+    /// Starts the engine's swap2 decision (stones or a colour) on a thread of its own. It may
+    /// take up to three times the time per move: the choice is worth more than one move.
+    pub(super) fn start_swap2_job(&mut self) -> Result<(), ApiError> {
+        let board = self.game.board().clone();
+        let pool = self.pool.clone();
+        let serial = self.serial;
+        // the opening is chosen with a real search at every level (a weak level plays weak
+        // moves, but a colour chosen by a one-ply look would decide the game by chance)
+        let limits = Limits {
+            depth: self.level.depth().map(|d| d.max(SWAP2_MIN_DEPTH)),
+            ..Limits::default()
+        };
+        let time_ms = self.time_ms.saturating_mul(3);
+        self.spawn_job(
+            Purpose::Swap2,
+            move |id, stop| {
+                let seed = serial.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id;
+                let mut engine = pool.take(serial);
+                let mut notes = Vec::new();
+                let mut note = |line: String| notes.push(line);
+                let mut cx = swap2::Context {
+                    searcher: &mut engine,
+                    limits,
+                    time_ms: Some(time_ms),
+                    stop,
+                    seed,
+                    note: &mut note,
+                };
+                let answer = swap2::decide(&mut cx, &board);
+                pool.put(engine, serial);
+                (answer, notes)
+            },
+            Slot::finish_swap2,
+        )
+    }
+
+    /// Takes the engine's swap2 decision for job `job`: its stones go down and the opening
+    /// moves on (an answer that does not fit is replaced by the fallback one).
+    fn finish_swap2(&mut self, job: u64, result: Option<(swap2::Answer, Vec<String>)>) {
+        if self.job.take_if(|j| j.id == job).is_none() {
+            return;
+        }
+        let Some(opening) = self.opening.clone() else {
+            return;
+        };
+        let (answer, notes) = result.unwrap_or_else(|| {
+            let b = self.game.board();
+            (
+                swap2::fallback(b),
+                vec!["swap2: the decision failed; the fallback answer".to_string()],
+            )
+        });
+        let Some((stones, next)) = opening.engine_answer(self.game.board(), &answer) else {
+            self.error = Some("the engine found no answer in the swap2 opening".to_string());
+            self.changed();
+            return;
+        };
+        for p in stones {
+            if self.game.play(p).is_err() {
+                self.error = Some("the engine's swap2 stone was refused".to_string());
+                break;
+            }
+            self.records.push(MoveRecord {
+                pos: p,
+                ms: 0,
+                engine: None,
+            });
+        }
+        // the notes are written for the protocol (`x,y`); the page speaks `h8`
+        let size = self.size();
+        for line in notes {
+            let words: Vec<String> = line
+                .split(' ')
+                .map(|w| parse_xy(w, size).map_or_else(|_| w.to_string(), |p| format_pos(p, size)))
+                .collect();
+            self.swap2_log.push(words.join(" "));
+        }
+        self.log_decision(Player::Engine, next);
+        self.advance_opening(next);
+        self.changed();
+    }
+
+    /// One line of the swap2 log for `who`'s decision.
+    pub(super) fn log_decision(&mut self, actor: Player, next: Next) {
+        let who = if actor == Player::Engine {
+            "the engine"
+        } else {
+            "you"
+        };
+        let line = match next {
+            Next::Stage(Stage::Choice3) => format!("swap2: {who} put down three stones"),
+            Next::Stage(Stage::Five) => format!("swap2: {who} will put down two more stones"),
+            Next::Stage(Stage::Choice5) => {
+                format!("swap2: {who} put down two more stones; the other side chooses")
+            }
+            Next::Stage(Stage::Three) => return,
+            Next::Done { black } => {
+                let took = if black == actor { "Black" } else { "White" };
+                format!("swap2: {who} took {took}")
+            }
+        };
+        self.swap2_log.push(line);
+    }
+
+    /// Applies where a choice or an answer leads: a new stage, or the end of the opening with
+    /// the colours settled; then the engine acts if it is its turn.
+    fn advance_opening(&mut self, next: Next) {
+        match next {
+            Next::Stage(stage) => {
+                if let Some(o) = &mut self.opening {
+                    o.stage = stage;
+                }
+            }
+            Next::Done { black } => {
+                self.players = match black {
+                    Player::Person => [Player::Person, Player::Engine],
+                    Player::Engine => [Player::Engine, Player::Person],
+                };
+                self.opening = None;
+                self.opening_plies = self.game.board().ply();
+                self.turn_started = Instant::now();
+            }
+        }
+        self.redo_records.clear();
+        self.maybe_start_engine();
+    }
+
+    /// The person's choice in a swap2 opening.
+    ///
+    /// # Errors
+    /// 409 when there is no opening, it is not the person's choice, or the choice does not fit
+    /// the stage.
+    pub fn swap2_choice(&mut self, req: &Swap2Request) -> Result<(), ApiError> {
+        self.touch();
+        let Some(o) = &self.opening else {
+            return Err(ApiError::conflict(
+                "no_opening",
+                "this game has no swap2 opening under way",
+            ));
+        };
+        if o.actor() != Player::Person || o.placing() {
+            return Err(ApiError::conflict(
+                "not_your_choice",
+                if o.actor() == Player::Engine {
+                    "the engine is deciding"
+                } else {
+                    "put down your stones first"
+                },
+            ));
+        }
+        let next = o
+            .choose(req.choice)
+            .map_err(|m| ApiError::conflict("bad_choice", m))?;
+        self.error = None;
+        self.log_decision(Player::Person, next);
+        self.advance_opening(next);
+        self.changed();
+        Ok(())
+    }
+}
