@@ -6,8 +6,8 @@ use crate::study::{searchable_position, ComponentArgs};
 use anyhow::{bail, Result};
 use gomoku_engine::notation::{format_moves, format_pos};
 use gomoku_engine::search::{format_score, RootMove, ValueBound};
-use gomoku_engine::study::{Minimax, SearchKind, Searcher};
-use gomoku_engine::{Board, Limits, Pos, SearchEvent, SearchOptions, SearchResult};
+use gomoku_engine::study::{Minimax, SearchKind, Searcher, SearcherSpec};
+use gomoku_engine::{Board, Game, Limits, Pos, SearchEvent, SearchOptions, SearchResult};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
 
@@ -215,6 +215,37 @@ fn ratio(a: u64, b: u64) -> Option<f64> {
 pub fn run(args: &Args) -> Result<()> {
     let game = searchable_position(args.board, &args.start, &args.moves, args.diagram)?;
     let board = game.board();
+    let (spec, mut searcher, limits, options) = prepare(args, &game)?;
+    let (result, iters) = run_search(searcher.as_mut(), board, &limits, &options);
+    let last_nodes = last_iteration_nodes(&iters);
+    let minimax = (args.minimax && result.depth >= 1)
+        .then(|| count_minimax(&spec, board, &result, args.minimax_max_nodes, last_nodes));
+    let iterations = iterations_json(&iters, board.size());
+    if args.json {
+        let out = json_report(args, &spec, board, &result, iterations, last_nodes, minimax);
+        println!("{}", serde_json::to_string(&out)?);
+    } else {
+        print_report(
+            args,
+            &spec,
+            board,
+            &result,
+            &iterations,
+            last_nodes,
+            minimax.as_ref(),
+        );
+    }
+    Ok(())
+}
+
+/// The searcher, the limits and the options the flags ask for.
+///
+/// # Errors
+/// Impossible flag combinations; bad excluded points.
+fn prepare(
+    args: &Args,
+    game: &Game,
+) -> Result<(SearcherSpec, Box<dyn Searcher>, Limits, SearchOptions)> {
     if args.threads == 0 {
         bail!("--threads must be at least 1");
     }
@@ -223,7 +254,7 @@ pub fn run(args: &Args) -> Result<()> {
             bail!("--depth must be at least 1");
         }
     }
-    let (spec, mut searcher) = args
+    let (spec, searcher) = args
         .components
         .build(args.hash_mb, args.threads, &args.set)?;
     let depth = match (args.depth, args.time_ms, args.nodes) {
@@ -257,42 +288,50 @@ pub fn run(args: &Args) -> Result<()> {
         all_root_values: !args.bounds,
         exact_moves: args.exact.unwrap_or(0),
         report_root_moves: args.bounds,
-        exclude: crate::study::excluded_points(&game, &args.exclude)?,
+        exclude: crate::study::excluded_points(game, &args.exclude)?,
         ..SearchOptions::default()
     };
-    let size = board.size();
-    let (result, iters) = run_search(searcher.as_mut(), board, &limits, &options);
-    let last_nodes = last_iteration_nodes(&iters);
+    Ok((spec, searcher, limits, options))
+}
 
-    let minimax = if args.minimax && result.depth >= 1 {
-        let mut mm = Minimax {
-            eval: spec.eval.evaluator(),
-        };
-        let mm_limits = Limits {
-            depth: Some(result.depth),
-            nodes: Some(args.minimax_max_nodes),
-            ..Limits::default()
-        };
-        let (r, it) = run_search(&mut mm, board, &mm_limits, &SearchOptions::default());
-        let complete = r.depth == result.depth;
-        let mm_last = last_iteration_nodes(&it);
-        Some(MinimaxJson {
-            depth: result.depth,
-            nodes: if complete { mm_last } else { r.stats.nodes },
-            complete,
-            score: complete.then_some(r.score),
-            time_ms: r.elapsed_ms,
-            visited_fraction: complete.then(|| ratio(last_nodes, mm_last)).flatten(),
-            pruning_ratio: complete.then(|| ratio(mm_last, last_nodes)).flatten(),
-        })
-    } else {
-        None
+/// Searches the plain minimax tree to the depth `result` reached (at most `max_nodes`
+/// nodes) and compares its size with the last iteration's `last_nodes`.
+fn count_minimax(
+    spec: &SearcherSpec,
+    board: &Board,
+    result: &SearchResult,
+    max_nodes: u64,
+    last_nodes: u64,
+) -> MinimaxJson {
+    let mut mm = Minimax {
+        eval: spec.eval.evaluator(),
     };
+    let mm_limits = Limits {
+        depth: Some(result.depth),
+        nodes: Some(max_nodes),
+        ..Limits::default()
+    };
+    let (r, it) = run_search(&mut mm, board, &mm_limits, &SearchOptions::default());
+    let complete = r.depth == result.depth;
+    let mm_last = last_iteration_nodes(&it);
+    MinimaxJson {
+        depth: result.depth,
+        nodes: if complete { mm_last } else { r.stats.nodes },
+        complete,
+        score: complete.then_some(r.score),
+        time_ms: r.elapsed_ms,
+        visited_fraction: complete.then(|| ratio(last_nodes, mm_last)).flatten(),
+        pruning_ratio: complete.then(|| ratio(mm_last, last_nodes)).flatten(),
+    }
+}
 
-    let fmt_line =
-        |pv: &[Pos]| -> Vec<String> { pv.iter().map(|&p| format_pos(p, size)).collect() };
-    let nps = result.stats.nodes * 1000 / result.elapsed_ms.max(1);
-    let first_rate = ratio(result.stats.first_move_cutoffs, result.stats.cutoffs);
+/// A line of moves in `h8` style.
+fn line_text(pv: &[Pos], size: usize) -> Vec<String> {
+    pv.iter().map(|&p| format_pos(p, size)).collect()
+}
+
+/// The iterations with their own nodes (not cumulative) and branching factors.
+fn iterations_json(iters: &[Iter], size: usize) -> Vec<IterationJson> {
     let iter_nodes: Vec<u64> = iters
         .iter()
         .enumerate()
@@ -301,7 +340,7 @@ pub fn run(args: &Args) -> Result<()> {
                 .saturating_sub(if i > 0 { iters[i - 1].nodes } else { 0 })
         })
         .collect();
-    let iterations: Vec<IterationJson> = iters
+    iters
         .iter()
         .enumerate()
         .map(|(i, it)| IterationJson {
@@ -316,53 +355,74 @@ pub fn run(args: &Args) -> Result<()> {
             } else {
                 None
             },
-            pv: fmt_line(&it.pv),
+            pv: line_text(&it.pv, size),
         })
-        .collect();
+        .collect()
+}
 
-    if args.json {
-        let out = AnalyzeJson {
-            rule: board.rule().name(),
-            size,
-            position: format_moves(board.moves(), size),
-            to_move: board.to_move().name(),
-            search: spec.label(),
-            depth: result.depth,
-            best_move: format_pos(result.best_move, size),
-            score: result.score,
-            score_text: format_score(result.score),
-            exact_values: !args.bounds && args.exact.is_none(),
-            moves: result
-                .root_moves
-                .iter()
-                .map(|r| MoveJson {
-                    pos: format_pos(r.pos, size),
-                    score: r.score,
-                    score_text: value_text(r),
-                    bound: bound_name(r.bound),
-                    depth: r.depth,
-                    pv: fmt_line(&r.pv),
-                })
-                .collect(),
-            iterations,
-            stats: StatsJson {
-                nodes: result.stats.nodes,
-                last_iteration_nodes: last_nodes,
-                tt_hits: result.stats.tt_hits,
-                tt_stores: result.stats.tt_stores,
-                cutoffs: result.stats.cutoffs,
-                first_move_cutoffs: result.stats.first_move_cutoffs,
-                first_move_cutoff_rate: first_rate,
-                vcf_nodes: result.stats.vcf_nodes,
-                time_ms: result.elapsed_ms,
-                nps,
-            },
-            minimax,
-        };
-        println!("{}", serde_json::to_string(&out)?);
-        return Ok(());
+/// The analysis as one JSON object (`--json`).
+fn json_report(
+    args: &Args,
+    spec: &SearcherSpec,
+    board: &Board,
+    result: &SearchResult,
+    iterations: Vec<IterationJson>,
+    last_nodes: u64,
+    minimax: Option<MinimaxJson>,
+) -> AnalyzeJson {
+    let size = board.size();
+    AnalyzeJson {
+        rule: board.rule().name(),
+        size,
+        position: format_moves(board.moves(), size),
+        to_move: board.to_move().name(),
+        search: spec.label(),
+        depth: result.depth,
+        best_move: format_pos(result.best_move, size),
+        score: result.score,
+        score_text: format_score(result.score),
+        exact_values: !args.bounds && args.exact.is_none(),
+        moves: result
+            .root_moves
+            .iter()
+            .map(|r| MoveJson {
+                pos: format_pos(r.pos, size),
+                score: r.score,
+                score_text: value_text(r),
+                bound: bound_name(r.bound),
+                depth: r.depth,
+                pv: line_text(&r.pv, size),
+            })
+            .collect(),
+        iterations,
+        stats: StatsJson {
+            nodes: result.stats.nodes,
+            last_iteration_nodes: last_nodes,
+            tt_hits: result.stats.tt_hits,
+            tt_stores: result.stats.tt_stores,
+            cutoffs: result.stats.cutoffs,
+            first_move_cutoffs: result.stats.first_move_cutoffs,
+            first_move_cutoff_rate: ratio(result.stats.first_move_cutoffs, result.stats.cutoffs),
+            vcf_nodes: result.stats.vcf_nodes,
+            time_ms: result.elapsed_ms,
+            nps: result.stats.nodes * 1000 / result.elapsed_ms.max(1),
+        },
+        minimax,
     }
+}
 
+/// Prints the analysis as text: the position, the moves with their values, the iterations
+/// and the statistics.
+fn print_report(
+    args: &Args,
+    spec: &SearcherSpec,
+    board: &Board,
+    result: &SearchResult,
+    iterations: &[IterationJson],
+    last_nodes: u64,
+    minimax: Option<&MinimaxJson>,
+) {
+    let size = board.size();
     println!(
         "position: {} {}x{} {}",
         board.rule(),
@@ -385,7 +445,7 @@ pub fn run(args: &Args) -> Result<()> {
     println!();
     println!("{:<6} {:>12}  pv", "move", "value");
     for r in &result.root_moves {
-        let pv: Vec<String> = fmt_line(&r.pv).into_iter().take(8).collect();
+        let pv: Vec<String> = line_text(&r.pv, size).into_iter().take(8).collect();
         println!(
             "{:<6} {:>12}  {}",
             format_pos(r.pos, size),
@@ -399,7 +459,7 @@ pub fn run(args: &Args) -> Result<()> {
         "{:>5} {:>12} {:>12} {:>9} {:>9}  pv",
         "depth", "value", "nodes", "branching", "time"
     );
-    for it in &iterations {
+    for it in iterations {
         println!(
             "{:>5} {:>12} {:>12} {:>9} {:>7}ms  {}",
             it.depth,
@@ -411,6 +471,19 @@ pub fn run(args: &Args) -> Result<()> {
         );
     }
     println!();
+    print_stats(spec, result, size, last_nodes, minimax);
+}
+
+/// Prints the search's statistics and the minimax comparison.
+fn print_stats(
+    spec: &SearcherSpec,
+    result: &SearchResult,
+    size: usize,
+    last_nodes: u64,
+    minimax: Option<&MinimaxJson>,
+) {
+    let nps = result.stats.nodes * 1000 / result.elapsed_ms.max(1);
+    let first_rate = ratio(result.stats.first_move_cutoffs, result.stats.cutoffs);
     println!(
         "bestmove {} value {}",
         format_pos(result.best_move, size),
@@ -443,7 +516,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
     );
     println!("time: {} ms ({} nps)", result.elapsed_ms, nps);
-    if let Some(m) = &minimax {
+    if let Some(m) = minimax {
         if m.complete {
             println!(
                 "minimax: {} nodes at depth {} in {} ms, value {}",
@@ -467,5 +540,4 @@ pub fn run(args: &Args) -> Result<()> {
             );
         }
     }
-    Ok(())
 }

@@ -7,6 +7,7 @@ use crate::arena::{
     average_move_ms, load_openings, run_match, tally, GameRecord, MatchConfig, Opening, Outcome,
 };
 use anyhow::{bail, Context, Result};
+use gomoku_engine::Rule;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::io::Write;
@@ -225,6 +226,117 @@ pub fn run(args: &Args) -> Result<()> {
         .as_deref()
         .map(|s| parse_sprt(s, args.alpha, args.beta))
         .transpose()?;
+    let openings = openings(args)?;
+    let games = args.games.unwrap_or(if openings.is_empty() {
+        2
+    } else {
+        2 * openings.len()
+    });
+    if games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let sink = GameSink::new(args)?;
+    let save_error: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
+    let cfg = MatchConfig {
+        size: args.board.size,
+        rule: args.board.rule(),
+        time: TimeControl {
+            move_ms: args.time_ms,
+            game_ms: args.game_time_ms,
+            margin_ms: args.margin_ms,
+            start_ms: args.start_timeout_ms,
+        },
+        openings,
+        swap2: args.swap2,
+        games,
+        concurrency: args.concurrency,
+    };
+    let players = [args.p1.clone(), args.p2.clone()];
+    if !args.json {
+        println!("{}", header(args, &cfg, &players));
+    }
+    let bar = progress_bar(args, games);
+    let score = std::sync::Mutex::new(Tally::default());
+    let quiet = args.quiet || args.json;
+    let records = run_match(&cfg, &players, &|g| {
+        let t = if let Ok(mut t) = score.lock() {
+            t.add_score(g.score_of_first());
+            *t
+        } else {
+            Tally::default()
+        };
+        bar.set_message(format!(
+            "{}: +{} -{} ={}",
+            players[0].name, t.wins, t.losses, t.draws
+        ));
+        {
+            let mut err = save_error.lock().unwrap_or_else(|e| e.into_inner());
+            if err.is_none() {
+                *err = sink.save(g).err();
+            }
+        }
+        bar.inc(1);
+        if !quiet {
+            bar.suspend(|| println!("{}", game_line(g)));
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let t = tally(&records);
+    // forfeits are the games not decided on the board
+    let forfeits: Vec<String> = records
+        .iter()
+        .filter(|g| g.reason != "five" && g.reason != "board full")
+        .map(|g| format!("game {}: {}", g.number, g.reason))
+        .collect();
+    let sprt_json = sprt.map(|s| {
+        let (lower, upper) = s.bounds();
+        SprtJson {
+            elo0: s.elo0,
+            elo1: s.elo1,
+            alpha: s.alpha,
+            beta: s.beta,
+            llr: s.llr(&t),
+            lower,
+            upper,
+            verdict: s.verdict(&t),
+        }
+    });
+    if args.json {
+        let (lo, hi) = t.elo_interval();
+        let out = MatchJson {
+            p1: players[0].name.clone(),
+            p2: players[1].name.clone(),
+            rule: args.board.rule().name(),
+            size: args.board.size,
+            games: records.len(),
+            wins: t.wins,
+            losses: t.losses,
+            draws: t.draws,
+            score: t.points(),
+            score_rate: t.mean(),
+            elo: finite(t.elo()),
+            elo_low: finite(lo),
+            elo_high: finite(hi),
+            sprt: sprt_json,
+            avg_move_ms: average_move_ms(&records),
+            forfeits,
+            records: &records,
+        };
+        println!("{}", serde_json::to_string(&out)?);
+    } else {
+        print_summary(&players, &t, &records, &forfeits, sprt_json.as_ref());
+    }
+    Ok(())
+}
+
+/// The openings of the match: the file's, shuffled and with the first ones skipped as asked.
+///
+/// # Errors
+/// `--openings` with `--swap2`; an unreadable or malformed file; skipping every opening.
+fn openings(args: &Args) -> Result<Vec<Opening>> {
     if args.swap2 && args.openings.is_some() {
         bail!("--swap2 opens every game from the empty board: it does not take --openings");
     }
@@ -251,63 +363,68 @@ pub fn run(args: &Args) -> Result<()> {
         }
         openings.drain(..args.skip_openings);
     }
-    let games = args.games.unwrap_or(if openings.is_empty() {
-        2
-    } else {
-        2 * openings.len()
-    });
-    if games == 0 {
-        bail!("--games must be at least 1");
-    }
-    if let Some(dir) = &args.psq_dir {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("creating the directory {}", dir.display()))?;
-    }
-    let positions_file = match &args.positions {
-        Some(p) => {
-            Some(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?)
-        }
-        None => None,
-    };
-    // each game is saved as it ends, so that a match cut short keeps the games it played
-    let positions_file = std::sync::Mutex::new(positions_file);
-    let save_error: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
-    let save = |g: &GameRecord| -> Result<()> {
+    Ok(openings)
+}
+
+/// Where the games are saved as each ends (so that a match cut short keeps the games it
+/// played): a `.psq` record each in `--psq-dir`, a position line each in `--positions`.
+struct GameSink {
+    psq_dir: Option<PathBuf>,
+    positions: std::sync::Mutex<Option<std::fs::File>>,
+    size: usize,
+    rule: Rule,
+}
+
+impl GameSink {
+    /// Creates the directory and the positions file asked for.
+    ///
+    /// # Errors
+    /// When either cannot be created.
+    fn new(args: &Args) -> Result<GameSink> {
         if let Some(dir) = &args.psq_dir {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("creating the directory {}", dir.display()))?;
+        }
+        let positions = match &args.positions {
+            Some(p) => Some(
+                std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?,
+            ),
+            None => None,
+        };
+        Ok(GameSink {
+            psq_dir: args.psq_dir.clone(),
+            positions: std::sync::Mutex::new(positions),
+            size: args.board.size,
+            rule: args.board.rule(),
+        })
+    }
+
+    /// Saves a finished game.
+    ///
+    /// # Errors
+    /// When a file cannot be written.
+    fn save(&self, g: &GameRecord) -> Result<()> {
+        if let Some(dir) = &self.psq_dir {
             let path = dir.join(format!("game-{:03}.psq", g.number));
-            std::fs::write(&path, g.to_psq(args.board.size))
+            std::fs::write(&path, g.to_psq(self.size))
                 .with_context(|| format!("writing {}", path.display()))?;
         }
-        let mut file = positions_file.lock().unwrap_or_else(|e| e.into_inner());
+        let mut file = self.positions.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(f) = file.as_mut() {
-            writeln!(
-                f,
-                "{}",
-                g.to_position_line(args.board.size, args.board.rule())
-            )
-            .context("writing the positions file")?;
+            writeln!(f, "{}", g.to_position_line(self.size, self.rule))
+                .context("writing the positions file")?;
         }
         Ok(())
-    };
-    let cfg = MatchConfig {
-        size: args.board.size,
-        rule: args.board.rule(),
-        time: TimeControl {
-            move_ms: args.time_ms,
-            game_ms: args.game_time_ms,
-            margin_ms: args.margin_ms,
-            start_ms: args.start_timeout_ms,
-        },
-        openings,
-        swap2: args.swap2,
-        games,
-        concurrency: args.concurrency,
-    };
-    let players = [args.p1.clone(), args.p2.clone()];
-    let d1 = players[0].describe(args.time_ms);
-    let d2 = players[1].describe(args.time_ms);
-    let header = format!(
-        "match: {d1} vs {d2}, {} {}x{}, {} games{}",
+    }
+}
+
+/// The match's first line: the players, the board and how the games open.
+fn header(args: &Args, cfg: &MatchConfig, players: &[PlayerSpec; 2]) -> String {
+    let games = cfg.games;
+    format!(
+        "match: {} vs {}, {} {}x{}, {} games{}",
+        players[0].describe(args.time_ms),
+        players[1].describe(args.time_ms),
         args.board.rule(),
         args.board.size,
         args.board.size,
@@ -322,92 +439,33 @@ pub fn run(args: &Args) -> Result<()> {
                 cfg.openings.len().min(games.div_ceil(2))
             )
         }
-    );
-    if !args.json {
-        println!("{header}");
-    }
+    )
+}
+
+/// The progress bar (hidden with `--no-progress`; drawn on stderr only when it is a terminal).
+fn progress_bar(args: &Args, games: usize) -> ProgressBar {
     let bar = if args.no_progress {
         ProgressBar::hidden()
     } else {
-        // draws on stderr only when it is a terminal
         ProgressBar::new(games as u64)
     };
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games {msg} [{elapsed}<{eta}]")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let score = std::sync::Mutex::new(Tally::default());
-    let quiet = args.quiet || args.json;
-    let records = run_match(&cfg, &players, &|g| {
-        let t = if let Ok(mut t) = score.lock() {
-            t.add_score(g.score_of_first());
-            *t
-        } else {
-            Tally::default()
-        };
-        bar.set_message(format!(
-            "{}: +{} -{} ={}",
-            players[0].name, t.wins, t.losses, t.draws
-        ));
-        {
-            let mut err = save_error.lock().unwrap_or_else(|e| e.into_inner());
-            if err.is_none() {
-                *err = save(g).err();
-            }
-        }
-        bar.inc(1);
-        if !quiet {
-            bar.suspend(|| println!("{}", game_line(g)));
-        }
-    });
-    bar.finish_and_clear();
-    if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
-    }
-    let t = tally(&records);
+    bar
+}
+
+/// Prints the result of the match as text: the score, the Elo difference, the time per
+/// move, the forfeits and the SPRT verdict.
+fn print_summary(
+    players: &[PlayerSpec; 2],
+    t: &Tally,
+    records: &[GameRecord],
+    forfeits: &[String],
+    sprt: Option<&SprtJson>,
+) {
     let (lo, hi) = t.elo_interval();
-    // forfeits are the games not decided on the board
-    let forfeits: Vec<String> = records
-        .iter()
-        .filter(|g| g.reason != "five" && g.reason != "board full")
-        .map(|g| format!("game {}: {}", g.number, g.reason))
-        .collect();
-    let sprt_json = sprt.map(|s| {
-        let (lower, upper) = s.bounds();
-        SprtJson {
-            elo0: s.elo0,
-            elo1: s.elo1,
-            alpha: s.alpha,
-            beta: s.beta,
-            llr: s.llr(&t),
-            lower,
-            upper,
-            verdict: s.verdict(&t),
-        }
-    });
-    if args.json {
-        let out = MatchJson {
-            p1: players[0].name.clone(),
-            p2: players[1].name.clone(),
-            rule: args.board.rule().name(),
-            size: args.board.size,
-            games: records.len(),
-            wins: t.wins,
-            losses: t.losses,
-            draws: t.draws,
-            score: t.points(),
-            score_rate: t.mean(),
-            elo: finite(t.elo()),
-            elo_low: finite(lo),
-            elo_high: finite(hi),
-            sprt: sprt_json,
-            avg_move_ms: average_move_ms(&records),
-            forfeits,
-            records: &records,
-        };
-        println!("{}", serde_json::to_string(&out)?);
-        return Ok(());
-    }
     println!(
         "result: {} {} wins, {} losses, {} draws of {} games against {}",
         players[0].name,
@@ -429,7 +487,7 @@ pub fn run(args: &Args) -> Result<()> {
         fmt_elo(lo),
         fmt_elo(hi)
     );
-    let avg = average_move_ms(&records);
+    let avg = average_move_ms(records);
     println!(
         "time per move: {} {:.0} ms, {} {:.0} ms (average)",
         players[0].name, avg[0], players[1].name, avg[1]
@@ -438,11 +496,11 @@ pub fn run(args: &Args) -> Result<()> {
         println!("forfeits: none");
     } else {
         println!("forfeits: {}", forfeits.len());
-        for f in &forfeits {
+        for f in forfeits {
             println!("  {f}");
         }
     }
-    if let Some(s) = sprt_json {
+    if let Some(s) = sprt {
         println!(
             "sprt: elo0 {} elo1 {} alpha {} beta {}: llr {:.2} (bounds {:.2} .. {:.2}): {}",
             s.elo0,
@@ -459,7 +517,6 @@ pub fn run(args: &Args) -> Result<()> {
             }
         );
     }
-    Ok(())
 }
 
 #[cfg(test)]
