@@ -2,12 +2,15 @@
 //! around the `gomoku-engine` library.
 
 pub mod arena;
+pub mod args;
 pub mod cli;
 pub mod clock;
 pub mod commands;
 pub mod eval_model;
+pub mod opening;
 pub mod pbrain;
 #[cfg(test)]
 mod prop_support;
-pub mod study;
+pub mod psq;
+pub mod review_json;
 pub mod web;

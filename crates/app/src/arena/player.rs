@@ -10,8 +10,8 @@
 //! - external: `cmd:` followed by the command line, e.g. `cmd:./pbrain-foo --flag`.
 
 use super::pbrain::{split_command, Failure, PbrainProcess};
+use crate::args::{MAX_HASH_MB, MAX_THREADS};
 use crate::pbrain::swap2::{self, Answer};
-use crate::study::{MAX_HASH_MB, MAX_THREADS};
 use anyhow::{anyhow, bail, Result};
 use gomoku_engine::search::MAX_DEPTH;
 use gomoku_engine::study::{SearchKind, Searcher, SearcherSpec};

@@ -2,7 +2,7 @@
 //! table use, cut-offs, branching factor, time, and optionally the size of the plain minimax
 //! tree of the same depth (the pruning ratio).
 
-use crate::study::{searchable_position, ComponentArgs};
+use crate::args::{searchable_position, ComponentArgs};
 use anyhow::{bail, Result};
 use gomoku_engine::notation::{format_moves, format_pos};
 use gomoku_engine::search::{format_score, RootMove, ValueBound};
@@ -19,10 +19,10 @@ const MINIMAX_MAX_DEPTH: i32 = 5;
 pub struct Args {
     /// Rule and board size.
     #[command(flatten)]
-    pub board: crate::cli::BoardArgs,
+    pub board: crate::args::BoardArgs,
     /// A board diagram to start from.
     #[command(flatten)]
-    pub start: crate::study::BoardFile,
+    pub start: crate::args::BoardFile,
     /// Search to this nominal depth (default 4, minimax 3, when no --time-ms is given).
     #[arg(long)]
     pub depth: Option<i32>,
@@ -288,7 +288,7 @@ fn prepare(
         all_root_values: !args.bounds,
         exact_moves: args.exact.unwrap_or(0),
         report_root_moves: args.bounds,
-        exclude: crate::study::excluded_points(game, &args.exclude)?,
+        exclude: crate::args::excluded_points(game, &args.exclude)?,
         ..SearchOptions::default()
     };
     Ok((spec, searcher, limits, options))

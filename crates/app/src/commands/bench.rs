@@ -7,7 +7,7 @@
 //! `--positions FILE` runs the same measurements over the positions of a file instead.
 
 use crate::arena::{is_decided, read_records, FileRecord};
-use crate::study::MAX_THREADS;
+use crate::args::MAX_THREADS;
 use anyhow::{bail, Context, Result};
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::record::Record;
@@ -153,7 +153,7 @@ pub fn run(args: &Args) -> Result<()> {
     {
         bail!("--threads must be between 2 and {MAX_THREADS} for the comparison");
     }
-    crate::study::check_hash_mb(args.hash_mb)?;
+    crate::args::check_hash_mb(args.hash_mb)?;
     if args.runs == 0 {
         bail!("--runs must be at least 1");
     }
@@ -164,7 +164,7 @@ pub fn run(args: &Args) -> Result<()> {
             .map(|l| Record::parse(l))
             .collect::<Result<_, _>>()?,
     };
-    let params = crate::study::params_with(&args.set)?;
+    let params = crate::args::params_with(&args.set)?;
     let runs = args.runs;
     let mut rates = Vec::new();
     let mut total_nodes = 0;

@@ -9,10 +9,10 @@ use std::time::Instant;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Rules to measure (repeatable; default: freestyle, standard and renju).
-    #[arg(long = "rule", value_parser = crate::cli::parse_rule)]
+    #[arg(long = "rule", value_parser = crate::args::parse_rule)]
     pub rules: Vec<Rule>,
     /// Board size.
-    #[arg(long, default_value_t = 15, value_parser = crate::cli::parse_size)]
+    #[arg(long, default_value_t = 15, value_parser = crate::args::parse_size)]
     pub size: usize,
     /// Number of timed runs (the median is reported).
     #[arg(long, default_value_t = 3)]

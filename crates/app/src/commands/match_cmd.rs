@@ -30,7 +30,7 @@ pub struct Args {
     pub p2: PlayerSpec,
     /// Rule and board size.
     #[command(flatten)]
-    pub board: crate::cli::BoardArgs,
+    pub board: crate::args::BoardArgs,
     /// Openings file in the common position format (each opening is played with both colours);
     /// without one, games start from the empty board.
     #[arg(long)]

@@ -4,11 +4,11 @@
 //! loses; with `--swap2` it opens with swap2 (`black`, `white` or `more` to choose). Reads
 //! standard input line by line, so it also works with piped input.
 
+use crate::args::{load_position, ComponentArgs};
 use crate::clock::{format_ms, Clock};
+use crate::opening::{Choice, Next, Opening, Stage};
 use crate::pbrain::swap2;
-use crate::study::{load_position, ComponentArgs};
 use crate::web::games::Player;
-use crate::web::opening::{Choice, Next, Opening, Stage};
 use anyhow::{bail, Result};
 use gomoku_engine::notation::{format_pos, parse_pos};
 use gomoku_engine::search::format_score;
@@ -23,12 +23,12 @@ use std::time::Instant;
 pub struct Args {
     /// Rule and board size.
     #[command(flatten)]
-    pub board: crate::cli::BoardArgs,
+    pub board: crate::args::BoardArgs,
     /// A board diagram to start from.
     #[command(flatten)]
-    pub start: crate::study::BoardFile,
+    pub start: crate::args::BoardFile,
     /// The colour you play: black (moves first) or white.
-    #[arg(long, default_value = "black", value_parser = parse_color)]
+    #[arg(long, default_value = "black", value_parser = crate::args::parse_color)]
     pub color: Color,
     /// The engine's time per move in milliseconds.
     #[arg(long, default_value_t = 1000)]
@@ -57,15 +57,6 @@ pub struct Args {
     /// Moves played before the game starts, Black first.
     #[arg(allow_hyphen_values = true)]
     pub moves: Vec<String>,
-}
-
-/// Parses a colour name for clap.
-pub fn parse_color(s: &str) -> Result<Color, String> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "black" | "b" | "x" | "first" => Ok(Color::Black),
-        "white" | "w" | "o" | "second" => Ok(Color::White),
-        _ => Err(format!("'{s}': expected black or white")),
-    }
 }
 
 const HELP: &str = "commands: a point like h8 to play there, undo (takes back your last move \
@@ -264,7 +255,7 @@ struct Table<'a> {
     /// The side that lost on time.
     timed_out: Option<Color>,
     /// The swap2 opening under way.
-    opening: Option<Opening>,
+    opening: Option<Opening<Player>>,
     /// Varies the engine's swap2 openings from game to game.
     seed: u64,
 }
@@ -288,7 +279,7 @@ impl Table<'_> {
             t.turn = Instant::now();
         }
         if self.args.swap2 {
-            self.opening = Some(Opening::new(first_player(self.args.color)));
+            self.opening = Some(new_opening(self.args.color));
             self.human = self.args.color;
             self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         }
@@ -304,7 +295,7 @@ impl Table<'_> {
     }
 
     /// What the person is asked for in the opening.
-    fn opening_prompt(&self, o: &Opening) -> String {
+    fn opening_prompt(&self, o: &Opening<Player>) -> String {
         match o.stage {
             Stage::Three | Stage::Five => format!(
                 "swap2: stone {} ({})> ",
@@ -317,7 +308,7 @@ impl Table<'_> {
     }
 
     /// Tells the person what the opening's new stage asks of them.
-    fn explain(&self, o: &Opening, out: &mut impl Write) -> Result<()> {
+    fn explain(&self, o: &Opening<Player>, out: &mut impl Write) -> Result<()> {
         if o.actor() != Player::Person {
             return Ok(());
         }
@@ -344,7 +335,7 @@ impl Table<'_> {
     }
 
     /// Where a choice or the engine's answer leads: the next stage, or the colours settled.
-    fn advance(&mut self, actor: Player, next: Next, out: &mut impl Write) -> Result<()> {
+    fn advance(&mut self, actor: Player, next: Next<Player>, out: &mut impl Write) -> Result<()> {
         let who = if actor == Player::Engine {
             "the engine"
         } else {
@@ -386,7 +377,7 @@ impl Table<'_> {
     }
 
     /// The engine's turn in the opening: three stones, a colour, or two more stones.
-    fn engine_opening(&mut self, o: &Opening, out: &mut impl Write) -> Result<()> {
+    fn engine_opening(&mut self, o: &Opening<Player>, out: &mut impl Write) -> Result<()> {
         let board = self.game.board().clone();
         let stop = AtomicBool::new(false);
         let mut note = |_: String| {};
@@ -508,7 +499,7 @@ impl Table<'_> {
     }
 
     /// A choice word in the opening.
-    fn choose(&mut self, o: &Opening, c: Choice, out: &mut impl Write) -> Result<()> {
+    fn choose(&mut self, o: &Opening<Player>, c: Choice, out: &mut impl Write) -> Result<()> {
         match o.choose(c) {
             Ok(next) => self.advance(Player::Person, next, out),
             Err(e) => {
@@ -594,7 +585,7 @@ impl Table<'_> {
                 return Ok(());
             }
             let moves: Vec<(Pos, u64)> = board.moves().iter().map(|&p| (p, 0)).collect();
-            crate::web::psq::format(board.size(), &moves, name(Color::Black), name(Color::White))
+            crate::psq::format(board.size(), &moves, name(Color::Black), name(Color::White))
         } else {
             let result = match (self.timed_out, self.game.result()) {
                 (Some(loser), _) => format!(" result={}", loser.opponent()),
@@ -691,6 +682,13 @@ fn first_player(color: Color) -> Player {
     }
 }
 
+/// A swap2 opening for a person who asked for `color`: the first three stones are theirs with
+/// Black, the engine's with White.
+fn new_opening(color: Color) -> Opening<Player> {
+    let first = first_player(color);
+    Opening::new(first, first.other())
+}
+
 /// Runs the command.
 ///
 /// # Errors
@@ -742,7 +740,7 @@ pub fn run(args: &Args) -> Result<()> {
             turn: Instant::now(),
         }),
         timed_out: None,
-        opening: args.swap2.then(|| Opening::new(first_player(args.color))),
+        opening: args.swap2.then(|| new_opening(args.color)),
         seed,
     };
     let stdin = std::io::stdin();

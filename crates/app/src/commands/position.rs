@@ -11,10 +11,10 @@ use serde::Serialize;
 pub struct Args {
     /// Rule and board size.
     #[command(flatten)]
-    pub board: crate::cli::BoardArgs,
+    pub board: crate::args::BoardArgs,
     /// A board diagram to start from.
     #[command(flatten)]
-    pub start: crate::study::BoardFile,
+    pub start: crate::args::BoardFile,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -62,7 +62,7 @@ pub struct ForbiddenJson {
 /// # Errors
 /// The first bad token, with the reason.
 pub fn build_game(args: &Args) -> Result<Game> {
-    crate::study::load_position(args.board, &args.start, &args.moves, args.diagram)
+    crate::args::load_position(args.board, &args.start, &args.moves, args.diagram)
 }
 
 fn result_json(size: usize, r: Option<&GameResult>) -> serde_json::Value {
@@ -145,7 +145,7 @@ pub fn run(args: &Args) -> Result<()> {
             " (O)"
         }
     );
-    println!("result: {}", crate::study::result_text(&game));
+    println!("result: {}", crate::args::result_text(&game));
     println!("line: {line}");
     if board.rule() == Rule::Renju {
         if forbidden.is_empty() {

@@ -1,10 +1,10 @@
 //! `gomoku review`: judges every move of a game with the engine (best, good, inaccuracy,
 //! mistake, blunder) and prints a table, then a count per player.
 
+use crate::review_json::{counts, move_json, CountsJson, MoveJson};
 use anyhow::{bail, Context, Result};
-use gomoku_engine::notation::{format_moves, format_pos};
-use gomoku_engine::review::{review_game, MoveReview, Review, ReviewParams, Verdict};
-use gomoku_engine::search::format_score;
+use gomoku_engine::notation::format_moves;
+use gomoku_engine::review::{review_game, Review, ReviewParams, Verdict};
 use gomoku_engine::{Color, Engine, EngineConfig, Game, Limits};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
@@ -16,10 +16,10 @@ use std::sync::atomic::AtomicBool;
 pub struct Args {
     /// Rule and board size.
     #[command(flatten)]
-    pub board: crate::cli::BoardArgs,
+    pub board: crate::args::BoardArgs,
     /// A board diagram to start from: the moves given are the game played from it.
     #[command(flatten)]
-    pub start: crate::study::BoardFile,
+    pub start: crate::args::BoardFile,
     /// Time for each position in milliseconds.
     #[arg(long, default_value_t = 500)]
     pub time_ms: u64,
@@ -44,36 +44,6 @@ pub struct Args {
     pub moves: Vec<String>,
 }
 
-/// One judged move, as `--json` and the web board's review give it.
-#[derive(Debug, Serialize)]
-pub(crate) struct MoveJson {
-    pub(crate) number: usize,
-    color: &'static str,
-    #[serde(rename = "move")]
-    pub(crate) played: String,
-    score: i32,
-    score_text: String,
-    best: String,
-    best_score: i32,
-    best_score_text: String,
-    loss: f64,
-    verdict: &'static str,
-    mark: &'static str,
-    depth: i32,
-    best_pv: Vec<String>,
-    played_pv: Vec<String>,
-}
-
-/// How many moves of one player got each verdict.
-#[derive(Debug, Serialize)]
-pub(crate) struct CountsJson {
-    best: usize,
-    good: usize,
-    inaccuracy: usize,
-    mistake: usize,
-    blunder: usize,
-}
-
 #[derive(Serialize)]
 struct ReviewJson {
     rule: &'static str,
@@ -87,7 +57,7 @@ struct ReviewJson {
 /// Reads the game to review from the arguments.
 fn load_game(args: &Args) -> Result<Game> {
     let Some(file) = &args.psq else {
-        return crate::study::load_position(args.board, &args.start, &args.moves, false);
+        return crate::args::load_position(args.board, &args.start, &args.moves, false);
     };
     if args.start.path.is_some() {
         bail!("give either --psq or --board, not both");
@@ -96,46 +66,13 @@ fn load_game(args: &Args) -> Result<Game> {
         bail!("give either --psq or moves, not both");
     }
     let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
-    let rec = crate::web::psq::parse(&text).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
+    let rec = crate::psq::parse(&text).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
     let mut game = Game::new(rec.size, args.board.rule())?;
     for (k, &(p, _)) in rec.moves.iter().enumerate() {
         game.play(p)
             .map_err(|e| anyhow::anyhow!("{file}: move {}: {e}", k + 1))?;
     }
     Ok(game)
-}
-
-/// `color`'s counts in `review`.
-pub(crate) fn counts(review: &Review, color: Color) -> CountsJson {
-    let c = review.counts(color);
-    CountsJson {
-        best: c[Verdict::Best as usize],
-        good: c[Verdict::Good as usize],
-        inaccuracy: c[Verdict::Inaccuracy as usize],
-        mistake: c[Verdict::Mistake as usize],
-        blunder: c[Verdict::Blunder as usize],
-    }
-}
-
-/// A judged move with its points in `h8` style.
-pub(crate) fn move_json(m: &MoveReview, size: usize) -> MoveJson {
-    let line = |pv: &[gomoku_engine::Pos]| pv.iter().map(|&p| format_pos(p, size)).collect();
-    MoveJson {
-        number: m.ply + 1,
-        color: m.color.name(),
-        played: format_pos(m.played, size),
-        score: m.played_score,
-        score_text: format_score(m.played_score),
-        best: format_pos(m.best, size),
-        best_score: m.best_score,
-        best_score_text: format_score(m.best_score),
-        loss: (m.loss * 1000.0).round() / 1000.0,
-        verdict: m.verdict.name(),
-        mark: m.verdict.mark(),
-        depth: m.depth,
-        best_pv: line(&m.best_pv),
-        played_pv: line(&m.played_pv),
-    }
 }
 
 /// One player's counts as text: `3 best, 5 good, 1 inaccuracy, 0 mistakes, 1 blunder`.
@@ -157,13 +94,13 @@ fn counts_text(c: &CountsJson) -> String {
 /// # Errors
 /// Bad moves or record, bad limits.
 pub fn run(args: &Args) -> Result<()> {
-    if !(1..=crate::study::MAX_THREADS).contains(&args.threads) {
-        bail!("--threads must be 1 to {}", crate::study::MAX_THREADS);
+    if !(1..=crate::args::MAX_THREADS).contains(&args.threads) {
+        bail!("--threads must be 1 to {}", crate::args::MAX_THREADS);
     }
     if args.hash_mb == 0 {
         bail!("--hash-mb must be at least 1");
     }
-    crate::study::check_hash_mb(args.hash_mb)?;
+    crate::args::check_hash_mb(args.hash_mb)?;
     if args.time_ms == 0 {
         bail!("--time-ms must be at least 1");
     }
@@ -225,7 +162,7 @@ pub fn run(args: &Args) -> Result<()> {
         format_moves(board.moves(), size)
     );
     if game.result().is_some() {
-        println!("result: {}", crate::study::result_text(&game));
+        println!("result: {}", crate::args::result_text(&game));
     }
     write_table(&mut std::io::stdout().lock(), &review, size)?;
     Ok(())

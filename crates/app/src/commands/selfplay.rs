@@ -23,7 +23,7 @@ use std::sync::Mutex;
 pub struct Args {
     /// Rule and board size.
     #[command(flatten)]
-    pub board: crate::cli::BoardArgs,
+    pub board: crate::args::BoardArgs,
     /// Number of games.
     #[arg(long, default_value_t = 100)]
     pub games: usize,

@@ -1,6 +1,6 @@
 //! `gomoku serve` (also what `gomoku` does with no subcommand): the board in the browser.
 
-use crate::study::MAX_THREADS;
+use crate::args::MAX_THREADS;
 use crate::web::{serve, ServerConfig};
 use anyhow::{bail, Result};
 use std::time::Duration;
@@ -52,7 +52,7 @@ pub fn run(args: &Args) -> Result<()> {
     if !(1..=MAX_THREADS).contains(&args.threads) {
         bail!("--threads must be between 1 and {MAX_THREADS}");
     }
-    crate::study::check_hash_mb(args.hash_mb)?;
+    crate::args::check_hash_mb(args.hash_mb)?;
     if args.max_games == 0 {
         bail!("--max-games must be at least 1");
     }

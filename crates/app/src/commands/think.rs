@@ -12,10 +12,10 @@ use std::sync::atomic::AtomicBool;
 pub struct Args {
     /// Rule and board size.
     #[command(flatten)]
-    pub board: crate::cli::BoardArgs,
+    pub board: crate::args::BoardArgs,
     /// A board diagram to start from.
     #[command(flatten)]
-    pub start: crate::study::BoardFile,
+    pub start: crate::args::BoardFile,
     /// Time for the move in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub time_ms: u64,
@@ -33,7 +33,7 @@ pub struct Args {
     pub hash_mb: usize,
     /// Search and evaluator (the engine by default).
     #[command(flatten)]
-    pub components: crate::study::ComponentArgs,
+    pub components: crate::args::ComponentArgs,
     /// Print one JSON object at the end instead of progress lines.
     #[arg(long)]
     pub json: bool,
@@ -86,7 +86,7 @@ struct ThinkJson {
 /// Bad moves, a finished game or a full board.
 pub fn run(args: &Args) -> Result<()> {
     let game =
-        crate::study::searchable_position(args.board, &args.start, &args.moves, args.diagram)?;
+        crate::args::searchable_position(args.board, &args.start, &args.moves, args.diagram)?;
     let board = game.board();
     if args.threads == 0 {
         bail!("--threads must be at least 1");
@@ -105,7 +105,7 @@ pub fn run(args: &Args) -> Result<()> {
         ..Limits::default()
     };
     let options = SearchOptions {
-        exclude: crate::study::excluded_points(&game, &args.exclude)?,
+        exclude: crate::args::excluded_points(&game, &args.exclude)?,
         ..SearchOptions::default()
     };
     let stop = AtomicBool::new(false);

@@ -24,8 +24,6 @@ mod api;
 mod assets;
 pub mod error;
 pub mod games;
-pub mod opening;
-pub mod psq;
 mod sse;
 
 pub use error::ApiError;

@@ -2,10 +2,9 @@
 //! resign, swapping sides and the engine's settings. Each leaves the game unchanged when it
 //! returns an error.
 
-use super::jobs::Purpose;
-use super::{check_time, parse_color, read_point, Level, MoveRecord, Player, Slot};
+use super::{check_time, parse_color, read_point, Level, MoveRecord, Player, Purpose, Slot};
+use crate::opening::Next;
 use crate::web::error::ApiError;
-use crate::web::opening::Next;
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::{Color, Pos};
 use serde::Deserialize;

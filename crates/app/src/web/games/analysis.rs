@@ -1,8 +1,7 @@
 //! Analysis mode: while it is on, the engine analyses the position on the board whenever it
 //! is idle, every candidate with its exact value, leaving out the points the person chose.
 
-use super::jobs::Purpose;
-use super::{read_point, Slot};
+use super::{read_point, Purpose, Slot};
 use crate::web::error::ApiError;
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::Pos;

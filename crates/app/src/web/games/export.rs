@@ -2,8 +2,8 @@
 //! a Piskvork `.psq` record.
 
 use super::{Player, Slot};
+use crate::psq;
 use crate::web::error::ApiError;
-use crate::web::psq;
 use gomoku_engine::Pos;
 
 impl Slot {

@@ -1,7 +1,7 @@
 //! What the engine reports about a search, live and final: the move, its value, the line, the
 //! counters, and an analysis's candidate moves.
 
-use super::jobs::Purpose;
+use super::Purpose;
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::search::{format_score, moves_to_result, RootMove, ValueBound};
 use gomoku_engine::{Color, Pos, SearchInfo, SearchResult};

@@ -4,47 +4,15 @@
 
 use super::analysis::ANALYSIS_MS;
 use super::info::{Candidate, EngineInfo, CANDIDATES};
-use super::{lock, Level, MoveRecord, Player, ServerEvent, Slot};
+use super::{lock, Level, MoveRecord, Player, Purpose, ServerEvent, Slot};
 use crate::web::error::ApiError;
 use gomoku_engine::study::{Greedy, PatternEval, Searcher};
 use gomoku_engine::{
     Color, Engine, EngineConfig, Limits, Pos, SearchEvent, SearchOptions, SearchResult,
 };
-use serde::Serialize;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
-
-/// What a search is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Purpose {
-    /// A move that will be played.
-    Move,
-    /// A suggestion for the person to move.
-    Hint,
-    /// Analysis of the position: every candidate move with its exact value.
-    Analysis,
-    /// The engine's stones or choice in a swap2 opening.
-    Swap2,
-    /// A review of every move of the game.
-    Review,
-    /// A proof of a forced win (VCF, VCT) for the side to move.
-    Solve,
-}
-
-impl Purpose {
-    fn name(self) -> &'static str {
-        match self {
-            Purpose::Move => "move",
-            Purpose::Hint => "hint",
-            Purpose::Analysis => "analysis",
-            Purpose::Swap2 => "swap2",
-            Purpose::Review => "review",
-            Purpose::Solve => "solve",
-        }
-    }
-}
 
 #[derive(Debug)]
 pub(super) struct Job {

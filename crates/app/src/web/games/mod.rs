@@ -34,7 +34,7 @@ mod view;
 pub use actions::{MoveRequest, ResignRequest, Settings};
 pub use analysis::{AnalyzeRequest, ANALYSIS_MS};
 pub use info::{Candidate, EngineInfo, CANDIDATES};
-pub use jobs::{EnginePool, Purpose};
+pub use jobs::EnginePool;
 pub use review::{ReviewRequest, REVIEW_MS};
 pub use solve::{SolutionView, SolveRequest, SOLVE_MAX_MS, SOLVE_MS};
 pub use store::{Games, NewGame, OpeningRule, ServerConfig, SetUp};
@@ -42,8 +42,8 @@ pub use swap2::Swap2Request;
 pub use view::GameView;
 
 use super::error::ApiError;
-use super::opening::Opening;
 use crate::clock::Clock;
+use crate::opening::Opening;
 use gomoku_engine::notation::{parse_pos, parse_xy};
 use gomoku_engine::{Color, Game, Pos};
 use jobs::Job;
@@ -67,6 +67,17 @@ pub enum Player {
     Person,
     /// The engine.
     Engine,
+}
+
+impl Player {
+    /// The other player.
+    #[must_use]
+    pub fn other(self) -> Player {
+        match self {
+            Player::Person => Player::Engine,
+            Player::Engine => Player::Person,
+        }
+    }
 }
 
 /// Named engine strengths, from a one-ply greedy player to the full search. Every level also
@@ -104,6 +115,37 @@ impl Level {
             Level::Medium => "medium",
             Level::Hard => "hard",
             Level::Max => "max",
+        }
+    }
+}
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Purpose {
+    /// A move that will be played.
+    Move,
+    /// A suggestion for the person to move.
+    Hint,
+    /// Analysis of the position: every candidate move with its exact value.
+    Analysis,
+    /// The engine's stones or choice in a swap2 opening.
+    Swap2,
+    /// A review of every move of the game.
+    Review,
+    /// A proof of a forced win (VCF, VCT) for the side to move.
+    Solve,
+}
+
+impl Purpose {
+    fn name(self) -> &'static str {
+        match self {
+            Purpose::Move => "move",
+            Purpose::Hint => "hint",
+            Purpose::Analysis => "analysis",
+            Purpose::Swap2 => "swap2",
+            Purpose::Review => "review",
+            Purpose::Solve => "solve",
         }
     }
 }
@@ -176,7 +218,7 @@ pub struct Slot {
     /// it only).
     excluded: Option<(String, Vec<Pos>)>,
     /// The swap2 opening while it lasts.
-    opening: Option<Opening>,
+    opening: Option<Opening<Player>>,
     /// Stones put down in the opening (undo does not go back into it).
     opening_plies: usize,
     /// What happened in the swap2 opening (points in `h8` style).

@@ -1,7 +1,7 @@
 //! The property test of the games: any sequence of actions keeps a game consistent.
 
 use super::*;
-use crate::web::opening::{Choice, Stage};
+use crate::opening::{Choice, Stage};
 use gomoku_engine::notation::{self, format_pos};
 use gomoku_engine::record::Record;
 use std::time::Duration;

@@ -1,9 +1,8 @@
 //! The review of a game: every move judged by the engine (best, good, inaccuracy, mistake,
 //! blunder), its progress while it runs, and its verdicts for the moves still in the game.
 
-use super::jobs::Purpose;
-use super::{check_time, lock, Slot};
-use crate::commands::review as review_cmd;
+use super::{check_time, lock, Purpose, Slot};
+use crate::review_json::{self, CountsJson, MoveJson};
 use crate::web::error::ApiError;
 use gomoku_engine::review::{review_game, Review, ReviewParams};
 use gomoku_engine::{Color, Limits, Pos};
@@ -44,9 +43,9 @@ pub(super) struct ReviewView {
     /// Whether every move was reviewed (a stopped review holds the last moves only).
     pub(super) complete: bool,
     /// The verdicts, for the reviewed moves that are still the game's.
-    pub(super) moves: Vec<review_cmd::MoveJson>,
-    pub(super) black: review_cmd::CountsJson,
-    pub(super) white: review_cmd::CountsJson,
+    pub(super) moves: Vec<MoveJson>,
+    pub(super) black: CountsJson,
+    pub(super) white: CountsJson,
 }
 
 impl Slot {
@@ -185,10 +184,10 @@ impl Slot {
             moves: kept
                 .moves
                 .iter()
-                .map(|m| review_cmd::move_json(m, size))
+                .map(|m| review_json::move_json(m, size))
                 .collect(),
-            black: review_cmd::counts(&kept, Color::Black),
-            white: review_cmd::counts(&kept, Color::White),
+            black: review_json::counts(&kept, Color::Black),
+            white: review_json::counts(&kept, Color::White),
         })
     }
 }

@@ -1,8 +1,7 @@
 //! The search for a forced win (VCF, VCT or any proof) of the side to move, with the solver
 //! of `gomoku solve`; its answer stays while the position does.
 
-use super::jobs::Purpose;
-use super::{check_time, Slot};
+use super::{check_time, Purpose, Slot};
 use crate::web::error::ApiError;
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::solver::{SolveLimits, SolveTask, Solver};

@@ -7,9 +7,9 @@ use super::timing::watch_clock;
 use super::view::GameView;
 use super::{check_time, lock, parse_color, read_point, Level, MoveRecord, Player, Slot};
 use crate::clock::Clock;
+use crate::opening::Opening;
+use crate::psq;
 use crate::web::error::ApiError;
-use crate::web::opening::Opening;
-use crate::web::psq;
 use gomoku_engine::notation::{self, check_size};
 use gomoku_engine::record::Record;
 use gomoku_engine::{EngineConfig, Game, Pos, Rule};
@@ -310,7 +310,7 @@ struct Start {
     level: Level,
     time_ms: u64,
     clock: Option<Clock>,
-    opening: Option<Opening>,
+    opening: Option<Opening<Player>>,
 }
 
 /// A 400 `bad_settings` error.
@@ -355,7 +355,7 @@ impl Start {
                 if game.board().ply() > 0 {
                     return Err(bad("a swap2 opening starts from an empty board".into()));
                 }
-                Some(Opening::new(players[0]))
+                Some(Opening::new(players[0], players[1]))
             }
         };
         Ok(Start {

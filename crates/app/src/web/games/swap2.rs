@@ -2,11 +2,10 @@
 //! person's choices, and the log of what happened. The rules of the opening are in
 //! [`super::super::opening`].
 
-use super::jobs::Purpose;
-use super::{MoveRecord, Player, Slot};
+use super::{MoveRecord, Player, Purpose, Slot};
+use crate::opening::{Choice, Next, Stage};
 use crate::pbrain::swap2;
 use crate::web::error::ApiError;
-use crate::web::opening::{Choice, Next, Stage};
 use gomoku_engine::notation::{format_pos, parse_xy};
 use gomoku_engine::Limits;
 use serde::Deserialize;
@@ -107,7 +106,7 @@ impl Slot {
     }
 
     /// One line of the swap2 log for `who`'s decision.
-    pub(super) fn log_decision(&mut self, actor: Player, next: Next) {
+    pub(super) fn log_decision(&mut self, actor: Player, next: Next<Player>) {
         let who = if actor == Player::Engine {
             "the engine"
         } else {
@@ -130,7 +129,7 @@ impl Slot {
 
     /// Applies where a choice or an answer leads: a new stage, or the end of the opening with
     /// the colours settled; then the engine acts if it is its turn.
-    fn advance_opening(&mut self, next: Next) {
+    fn advance_opening(&mut self, next: Next<Player>) {
         match next {
             Next::Stage(stage) => {
                 if let Some(o) = &mut self.opening {

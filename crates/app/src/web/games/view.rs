@@ -1,12 +1,11 @@
 //! The state of a game as the page sees it: the JSON of [`GameView`].
 
 use super::info::EngineInfo;
-use super::jobs::Purpose;
 use super::review::ReviewView;
 use super::solve::SolutionView;
-use super::{Level, Player, Slot};
+use super::{Level, Player, Purpose, Slot};
 use crate::clock::ClockView;
-use crate::web::opening::Stage;
+use crate::opening::Stage;
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::{Color, GameResult, Pos};
 use serde::Serialize;

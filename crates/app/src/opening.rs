@@ -1,13 +1,12 @@
-//! The swap2 opening of a game on the web board: who puts down which stones, and who chooses
-//! which colour.
+//! The swap2 opening: who puts down which stones, and who chooses which colour. The web board,
+//! the terminal game and the matches between engines all follow it.
 //!
 //! The first player (tentatively Black) puts down three stones: black, white, black. The second
 //! player then takes Black, takes White and plays the 4th stone, or puts down a 4th (white) and
-//! a 5th (black) stone and lets the first player choose a colour. One player is a person, the
-//! other the engine; the engine decides with [`crate::pbrain::swap2::decide`], as over the
-//! Gomocup protocol.
+//! a 5th (black) stone and lets the first player choose a colour. A player is whatever `P`
+//! names it (a person or the engine, or a player of a match); an engine answers as over the
+//! Gomocup protocol ([`Answer`], decided by [`crate::pbrain::swap2::decide`]).
 
-use super::games::Player;
 use crate::pbrain::swap2::Answer;
 use gomoku_engine::{Board, Color, Pos};
 use serde::{Deserialize, Serialize};
@@ -40,54 +39,53 @@ pub enum Choice {
 
 /// What a choice or an answer leads to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Next {
+pub enum Next<P> {
     /// The opening goes on at this stage.
     Stage(Stage),
     /// The opening is over and this player has Black.
     Done {
         /// Who plays Black from now on.
-        black: Player,
+        black: P,
     },
 }
 
-/// A swap2 opening in progress.
+/// A swap2 opening in progress between two players named by `P`.
 #[derive(Clone, Debug)]
-pub struct Opening {
+pub struct Opening<P> {
     /// Where it stands.
     pub stage: Stage,
     /// Who put down (or puts down) the first three stones.
-    pub first: Player,
+    pub first: P,
+    /// The other player.
+    pub second: P,
 }
 
-fn other(p: Player) -> Player {
-    match p {
-        Player::Person => Player::Engine,
-        Player::Engine => Player::Person,
-    }
-}
-
-impl Opening {
+impl<P: Copy + PartialEq> Opening<P> {
     /// The start of an opening whose first three stones `first` puts down.
     #[must_use]
-    pub fn new(first: Player) -> Opening {
+    pub fn new(first: P, second: P) -> Opening<P> {
         Opening {
             stage: Stage::Three,
             first,
+            second,
         }
     }
 
-    /// The other player.
-    #[must_use]
-    pub fn second(&self) -> Player {
-        other(self.first)
+    /// The player that is not `p`.
+    fn other(&self, p: P) -> P {
+        if p == self.first {
+            self.second
+        } else {
+            self.first
+        }
     }
 
     /// Who acts now.
     #[must_use]
-    pub fn actor(&self) -> Player {
+    pub fn actor(&self) -> P {
         match self.stage {
             Stage::Three | Stage::Choice5 => self.first,
-            Stage::Choice3 | Stage::Five => self.second(),
+            Stage::Choice3 | Stage::Five => self.second,
         }
     }
 
@@ -131,12 +129,12 @@ impl Opening {
     ///
     /// # Errors
     /// When there is no choice to make, or `c` is not one of [`Opening::choices`].
-    pub fn choose(&self, c: Choice) -> Result<Next, &'static str> {
+    pub fn choose(&self, c: Choice) -> Result<Next<P>, &'static str> {
         let chooser = self.actor();
         match (self.stage, c) {
             (Stage::Choice3 | Stage::Choice5, Choice::Black) => Ok(Next::Done { black: chooser }),
             (Stage::Choice3 | Stage::Choice5, Choice::White) => Ok(Next::Done {
-                black: other(chooser),
+                black: self.other(chooser),
             }),
             (Stage::Choice3, Choice::More) => Ok(Next::Stage(Stage::Five)),
             (Stage::Choice5, Choice::More) => Err("after five stones the choice is black or white"),
@@ -147,7 +145,7 @@ impl Opening {
     /// The stones to put down and where the engine's `answer` leads, when the engine acts now;
     /// `None` when the answer does not fit the stage.
     #[must_use]
-    pub fn answer(&self, answer: &Answer) -> Option<(Vec<Pos>, Next)> {
+    pub fn answer(&self, answer: &Answer) -> Option<(Vec<Pos>, Next<P>)> {
         match (self.stage, answer) {
             (Stage::Three, Answer::Stones(s)) if s.len() == 3 => {
                 Some((s.clone(), Next::Stage(Stage::Choice3)))
@@ -168,7 +166,7 @@ impl Opening {
     /// Like [`Opening::answer`], and `None` too when a stone cannot go down on `board` (off
     /// the board, taken, or forbidden for Black under renju).
     #[must_use]
-    pub fn playable(&self, board: &Board, answer: &Answer) -> Option<(Vec<Pos>, Next)> {
+    pub fn playable(&self, board: &Board, answer: &Answer) -> Option<(Vec<Pos>, Next<P>)> {
         let (stones, next) = self.answer(answer)?;
         let mut b = board.clone();
         for &p in &stones {
@@ -186,7 +184,7 @@ impl Opening {
     /// The engine's stones and where they lead: `answer` if it fits, else the fallback answer
     /// ([`crate::pbrain::swap2::fallback`]); `None` when neither does.
     #[must_use]
-    pub fn engine_answer(&self, board: &Board, answer: &Answer) -> Option<(Vec<Pos>, Next)> {
+    pub fn engine_answer(&self, board: &Board, answer: &Answer) -> Option<(Vec<Pos>, Next<P>)> {
         self.playable(board, answer)
             .or_else(|| self.playable(board, &crate::pbrain::swap2::fallback(board)))
     }
@@ -196,16 +194,30 @@ impl Opening {
 mod tests {
     use super::*;
 
-    fn at(stage: Stage, first: Player) -> Opening {
+    /// The two players of the tests.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Player {
+        Person,
+        Engine,
+    }
+
+    fn other(p: Player) -> Player {
+        match p {
+            Player::Person => Player::Engine,
+            Player::Engine => Player::Person,
+        }
+    }
+
+    fn at(stage: Stage, first: Player) -> Opening<Player> {
         Opening {
             stage,
-            ..Opening::new(first)
+            ..Opening::new(first, other(first))
         }
     }
 
     #[test]
     fn the_stages_go_three_choice_five_choice() {
-        let mut o = Opening::new(Player::Person);
+        let mut o = Opening::new(Player::Person, Player::Engine);
         assert_eq!((o.actor(), o.placing()), (Player::Person, true));
         o.after_stone(2);
         assert_eq!(o.stage, Stage::Three);

@@ -1,0 +1,189 @@
+//! The flags that choose the search and the evaluator ([`ComponentArgs`]), the search
+//! parameter overrides of `--set NAME=VALUE`, and the limits on the table and the threads.
+
+use anyhow::{anyhow, bail, Result};
+use gomoku_engine::search::SearchParams;
+use gomoku_engine::study::{EvalKind, SearchKind, Searcher, SearcherSpec};
+use gomoku_engine::EngineConfig;
+
+/// Flags that choose the search and the evaluator. Add them to a command with
+/// `#[command(flatten)]`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct ComponentArgs {
+    /// Search: pvs (the engine), alphabeta (plain, no table), minimax or greedy (one ply).
+    #[arg(long, default_value = "pvs", value_parser = parse_search)]
+    pub search: SearchKind,
+    /// Evaluation at the horizon of alphabeta, minimax and greedy: pattern (the engine's) or
+    /// tuple (five-tuple table).
+    #[arg(long, default_value = "pattern", value_parser = parse_eval)]
+    pub eval: EvalKind,
+    /// Alpha-beta without move ordering: candidates in board order (row by row).
+    #[arg(long)]
+    pub no_ordering: bool,
+}
+
+/// The largest table the commands accept, as the pbrain protocol's clamp.
+pub const MAX_HASH_MB: usize = crate::pbrain::settings::MAX_HASH_MB;
+
+/// Most search threads the commands accept (a typo guard: every thread is a real thread).
+pub const MAX_THREADS: usize = 256;
+
+/// Refuses a `--hash-mb` beyond [`MAX_HASH_MB`].
+///
+/// # Errors
+/// The table is too large.
+pub fn check_hash_mb(hash_mb: usize) -> Result<()> {
+    if hash_mb > MAX_HASH_MB {
+        bail!("--hash-mb {hash_mb}: the table is at most {MAX_HASH_MB} MB");
+    }
+    Ok(())
+}
+
+impl ComponentArgs {
+    /// The searcher these flags choose, with the engine settings used by pvs and the search
+    /// parameter overrides of `--set NAME=VALUE` (see [`parse_overrides`]).
+    ///
+    /// # Errors
+    /// An impossible combination (pvs with another evaluator than pattern), a table or a
+    /// thread count beyond [`MAX_HASH_MB`] or [`MAX_THREADS`], overrides for another search
+    /// than pvs, and overrides that are malformed, unknown or out of range.
+    pub fn spec(&self, hash_mb: usize, threads: usize, set: &[String]) -> Result<SearcherSpec> {
+        check_hash_mb(hash_mb)?;
+        if threads > MAX_THREADS {
+            bail!("--threads {threads}: at most {MAX_THREADS} threads");
+        }
+        if !set.is_empty() && self.search != SearchKind::Pvs {
+            bail!("--set only applies to the engine's search (pvs)");
+        }
+        let spec = SearcherSpec {
+            search: self.search,
+            eval: self.eval,
+            ordering: !self.no_ordering,
+            engine: EngineConfig {
+                hash_mb: hash_mb.max(1),
+                threads: threads.max(1),
+            },
+            params: parse_overrides(set)?,
+        };
+        spec.validate()?;
+        Ok(spec)
+    }
+
+    /// Builds the searcher.
+    ///
+    /// # Errors
+    /// See [`ComponentArgs::spec`].
+    pub fn build(
+        &self,
+        hash_mb: usize,
+        threads: usize,
+        set: &[String],
+    ) -> Result<(SearcherSpec, Box<dyn Searcher>)> {
+        let spec = self.spec(hash_mb, threads, set)?;
+        let s = spec.build()?;
+        Ok((spec, s))
+    }
+}
+
+/// Splits the search parameter overrides of `--set NAME=VALUE` (`think`, `analyze`, `bench`)
+/// into names and values; [`SearchParams::set`] checks them.
+///
+/// # Errors
+/// An override without `=`.
+pub fn parse_overrides(overrides: &[String]) -> Result<Vec<(String, String)>> {
+    overrides
+        .iter()
+        .map(|o| {
+            let (name, value) = o
+                .split_once('=')
+                .ok_or_else(|| anyhow!("--set '{o}': expected --set NAME=VALUE"))?;
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        })
+        .collect()
+}
+
+/// The default search parameters with the overrides of `--set NAME=VALUE` applied.
+///
+/// # Errors
+/// Malformed overrides, unknown names, values that do not parse or are out of range.
+pub fn params_with(overrides: &[String]) -> Result<SearchParams> {
+    let mut p = SearchParams::default();
+    for (name, value) in parse_overrides(overrides)? {
+        p.set(&name, &value)
+            .map_err(|e| anyhow!("search parameter: {e}"))?;
+    }
+    Ok(p)
+}
+
+/// Parses a search name for clap.
+pub fn parse_search(s: &str) -> Result<SearchKind, String> {
+    s.parse()
+        .map_err(|e: gomoku_engine::study::SpecError| e.to_string())
+}
+
+/// Parses an evaluator name for clap.
+pub fn parse_eval(s: &str) -> Result<EvalKind, String> {
+    s.parse()
+        .map_err(|e: gomoku_engine::study::SpecError| e.to_string())
+}
+
+/// Property tests of the `--set NAME=VALUE` overrides ([`parse_overrides`], [`params_with`]):
+/// any list, random or valid with one entry broken, gives trimmed pairs (one per entry) or an
+/// error quoting the entry without `=` (never a panic); parameters built from accepted
+/// overrides are within their ranges; and pairs written as `NAME=VALUE` read back equal.
+#[cfg(test)]
+mod props {
+    use super::*;
+    use crate::prop_support::{config, near_valid, noise, number};
+    use gomoku_engine::search::params::PARAMS;
+    use proptest::prelude::*;
+
+    /// One `--set` value: a parameter with a value that may be out of range, or anything.
+    fn override_text() -> impl Strategy<Value = String> {
+        let param = prop::sample::select(PARAMS.iter().map(|p| p.name).collect::<Vec<_>>());
+        prop_oneof![
+            3 => near_valid(
+                (param, number()).prop_map(|(p, v)| vec![p.to_string(), v]),
+                "=",
+            ),
+            1 => noise(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn overrides_read_or_fail_cleanly(list in prop::collection::vec(override_text(), 0..4)) {
+            match parse_overrides(&list) {
+                Ok(pairs) => {
+                    prop_assert_eq!(pairs.len(), list.len());
+                    for (o, (name, value)) in list.iter().zip(&pairs) {
+                        prop_assert!(o.contains('='));
+                        prop_assert_eq!(name.trim(), name.as_str());
+                        prop_assert_eq!(value.trim(), value.as_str());
+                        prop_assert!(!name.contains('='));
+                    }
+                    match params_with(&list) {
+                        Ok(p) => prop_assert!(p.validate().is_ok()),
+                        Err(e) => prop_assert!(e.to_string().starts_with("search parameter: ")),
+                    }
+                }
+                Err(e) => {
+                    let bad = list.iter().find(|o| !o.contains('=')).expect("an entry without =");
+                    prop_assert!(e.to_string().contains(&format!("--set '{bad}'")), "{}", e);
+                    prop_assert!(params_with(&list).is_err());
+                }
+            }
+        }
+
+        #[test]
+        fn overrides_round_trip(pairs in prop::collection::vec(
+            ("[a-z_]{0,12}", "([!-~]([ -~]{0,8}[!-~])?)?"),
+            0..4,
+        )) {
+            let list: Vec<String> = pairs.iter().map(|(n, v)| format!("{n}={v}")).collect();
+            prop_assert_eq!(parse_overrides(&list).map_err(|e| e.to_string()), Ok(pairs));
+        }
+    }
+}
