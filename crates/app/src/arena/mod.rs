@@ -285,9 +285,10 @@ fn outcome_of(winner: Color) -> Outcome {
     }
 }
 
-/// Gomocup's swap2 opening on the empty `game` between `live[opener]` and the other player:
-/// places the stones they answer and returns the index of the player with Black, or the
-/// player who failed (a forfeit, an answer that does not fit) and why.
+/// Gomocup's swap2 opening on the empty `game` between `live[opener]` and the other player,
+/// as [`crate::opening`] lays it down: places the stones they answer and returns the index of
+/// the player with Black, or the player who failed (a forfeit, an answer that does not fit)
+/// and why.
 fn swap2_opening(
     live: &mut [Option<Box<dyn player::Player + Send>>; 2],
     names: &[String; 2],
@@ -295,8 +296,11 @@ fn swap2_opening(
     clocks: &mut [Option<u64>; 2],
     game: &mut Game,
 ) -> Result<usize, (usize, String)> {
+    use crate::opening::{Next, Opening};
     use crate::pbrain::swap2::Answer;
-    let mut ask = |i: usize, game: &Game| -> Result<Answer, (usize, String)> {
+    let mut opening = Opening::new(opener, 1 - opener);
+    loop {
+        let i = opening.actor();
         let Some(p) = live[i].as_mut() else {
             return Err((i, format!("{} is not running", names[i])));
         };
@@ -305,20 +309,19 @@ fn swap2_opening(
         if let Some(c) = clocks[i].as_mut() {
             *c = c.saturating_sub(t0.elapsed().as_millis() as u64);
         }
-        answer.map_err(|f| (i, format!("{} {}", names[i], f.0)))
-    };
-    // `stones` from player `i`, who was asked for one of `counts`
-    let place = |i: usize, answer: &Answer, counts: &[usize], game: &mut Game| {
+        let answer = answer.map_err(|f| (i, format!("{} {}", names[i], f.0)))?;
         let bad = |why: String| (i, format!("{} swap2: {why}", names[i]));
-        let Answer::Stones(stones) = answer else {
-            return Err(bad("SWAP where stones were due".to_string()));
+        let Some((stones, next)) = opening.answer(&answer) else {
+            return Err(bad(match answer {
+                Answer::Swap => "SWAP where stones were due".to_string(),
+                Answer::Stones(s) => {
+                    let n = s.len();
+                    format!("{n} stone{}", if n == 1 { "" } else { "s" })
+                }
+            }));
         };
-        if !counts.contains(&stones.len()) {
-            let n = stones.len();
-            return Err(bad(format!("{n} stone{}", if n == 1 { "" } else { "s" })));
-        }
         let size = game.board().size();
-        for &p in stones {
+        for p in stones {
             game.play(p).map_err(|e| {
                 bad(format!(
                     "{}: {e}",
@@ -326,28 +329,9 @@ fn swap2_opening(
                 ))
             })?;
         }
-        Ok(stones.len())
-    };
-    let other = 1 - opener;
-    let first = ask(opener, game)?;
-    place(opener, &first, &[3], game)?;
-    match ask(other, game)? {
-        // the second player takes Black
-        Answer::Swap => return Ok(other),
-        answer => {
-            if place(other, &answer, &[1, 2], game)? == 1 {
-                // it stayed White and played the 4th stone
-                return Ok(opener);
-            }
-        }
-    }
-    match ask(opener, game)? {
-        // the first player takes Black
-        Answer::Swap => Ok(opener),
-        answer => {
-            // it stayed White and played the 6th stone
-            place(opener, &answer, &[1], game)?;
-            Ok(other)
+        match next {
+            Next::Stage(stage) => opening.stage = stage,
+            Next::Done { black } => return Ok(black),
         }
     }
 }
