@@ -18,6 +18,7 @@ pub mod notation;
 pub mod pattern;
 pub mod record;
 pub mod review;
+pub mod rng;
 pub mod search;
 pub mod solver;
 pub mod study;

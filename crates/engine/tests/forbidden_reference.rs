@@ -1,6 +1,7 @@
 //! Cross-checks the table-driven renju forbidden-point detection against a slow, independent
 //! implementation that reads the rules straight off a plain grid, on many random positions.
 
+use gomoku_engine::rng::{Rng, XorShift64};
 use gomoku_engine::{Board, Cell, Color, ForbiddenKind, Pos, Rule};
 
 const N: i32 = 15;
@@ -119,33 +120,24 @@ impl Grid {
     }
 }
 
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: i32) -> i32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as i32
-    }
-}
-
 #[test]
 fn forbidden_points_match_reference_on_random_positions() {
-    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut rng = XorShift64::new(0x1234_5678_9ABC_DEF1);
+    let mut below = |n: i32| rng.below(n as usize) as i32;
     let mut found = [0usize; 3];
     for game in 0..300 {
         let mut b = Board::new(N as usize, Rule::Renju).unwrap();
         let mut g = Grid([[0; N as usize]; N as usize]);
         // dense clusters of black stones make forbidden shapes common
-        let stones = 10 + rng.below(40);
-        let (cx, cy) = (3 + rng.below(9), 3 + rng.below(9));
+        let stones = 10 + below(40);
+        let (cx, cy) = (3 + below(9), 3 + below(9));
         for _ in 0..stones {
-            let x = (cx + rng.below(9) - 4).clamp(0, N - 1);
-            let y = (cy + rng.below(9) - 4).clamp(0, N - 1);
+            let x = (cx + below(9) - 4).clamp(0, N - 1);
+            let y = (cy + below(9) - 4).clamp(0, N - 1);
             if g.0[y as usize][x as usize] != 0 {
                 continue;
             }
-            let black = rng.below(3) != 0;
+            let black = below(3) != 0;
             let p = Pos::new(x as usize, y as usize);
             if (b.to_move() == Color::Black) != black {
                 b.pass();

@@ -2,24 +2,11 @@
 //! words, per-point patterns and threat classes, value sums, candidate counts) must equal a
 //! board rebuilt from the stones alone.
 
+use gomoku_engine::rng::{Rng, XorShift64};
 use gomoku_engine::{Board, Pos, Rule};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 fn random_walk(rule: Rule, size: usize, steps: usize, seed: u64) {
-    let mut rng = Rng(seed);
+    let mut rng = XorShift64::new(seed);
     let mut b = Board::new(size, rule).unwrap();
     let mut keys: Vec<u64> = vec![b.key()];
     for step in 0..steps {

@@ -2,6 +2,7 @@
 //! a forbidden point, the stop flag is obeyed, and a legal move always comes back.
 
 use gomoku_engine::record::Record;
+use gomoku_engine::rng::{Rng, XorShift64};
 use gomoku_engine::search::{is_decisive, Score, ValueBound};
 use gomoku_engine::{
     Board, Color, Engine, EngineConfig, Game, Limits, Pattern4, Pos, Rule, SearchOptions,
@@ -174,19 +175,9 @@ fn freestyle_tactics_outcomes() {
     }
 }
 
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
 #[test]
 fn renju_black_never_plays_forbidden() {
-    let mut rng = Rng(0xC0FFEE);
+    let mut rng = XorShift64::new(0xC0FFEE);
     let mut positions_with_forbidden = 0;
     for _ in 0..60 {
         let mut b = Board::new(15, Rule::Renju).unwrap();

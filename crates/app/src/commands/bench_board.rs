@@ -2,6 +2,7 @@
 //! (line words, patterns, threat classes, value sums, Zobrist key, candidates).
 
 use anyhow::Result;
+use gomoku_engine::rng::{Rng, XorShift64};
 use gomoku_engine::{Board, Pos, Rule};
 use std::time::Instant;
 
@@ -22,32 +23,21 @@ pub struct Args {
     pub positions: usize,
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// Random positions of 10 to 60 stones grown around the centre, with their candidate moves.
 fn positions(rule: Rule, size: usize, count: usize) -> Vec<(Board, Vec<Pos>)> {
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = XorShift64::new(0x2545_F491_4F6C_DD1D);
     (0..count)
         .map(|_| {
             let mut b = Board::new(size, rule).expect("size checked");
             b.play(b.centre());
-            let n = 10 + rng.next() % 50;
+            let n = 10 + rng.below(50);
             for _ in 0..n {
                 let mut c = Vec::new();
                 b.for_each_candidate(|p| c.push(p));
                 if c.is_empty() {
                     break;
                 }
-                b.play(c[(rng.next() % c.len() as u64) as usize]);
+                b.play(c[rng.below(c.len())]);
             }
             let mut c = Vec::new();
             b.for_each_candidate(|p| c.push(p));

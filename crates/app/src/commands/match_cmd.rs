@@ -7,6 +7,7 @@ use crate::arena::{
     average_move_ms, load_openings, run_match, tally, GameRecord, MatchConfig, Opening, Outcome,
 };
 use anyhow::{bail, Context, Result};
+use gomoku_engine::rng::{Rng, SplitMix64};
 use gomoku_engine::Rule;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -173,22 +174,6 @@ fn parse_sprt(text: &str, alpha: f64, beta: f64) -> Result<Sprt> {
     })
 }
 
-/// Fisher-Yates with SplitMix64: reproducible from the seed, no dependency needed.
-fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut state = seed;
-    let mut next = || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    for i in (1..items.len()).rev() {
-        let j = (next() % (i as u64 + 1)) as usize;
-        items.swap(i, j);
-    }
-}
-
 fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
@@ -351,7 +336,7 @@ fn openings(args: &Args) -> Result<Vec<Opening>> {
         None => Vec::new(),
     };
     if let Some(seed) = args.shuffle {
-        shuffle(&mut openings, seed);
+        SplitMix64::new(seed).shuffle(&mut openings);
     }
     if args.skip_openings > 0 {
         if args.skip_openings >= openings.len() {
@@ -522,22 +507,6 @@ fn print_summary(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shuffle_is_a_reproducible_permutation() {
-        let mut a: Vec<u32> = (0..50).collect();
-        let mut b = a.clone();
-        shuffle(&mut a, 7);
-        shuffle(&mut b, 7);
-        assert_eq!(a, b);
-        assert_ne!(a, (0..50).collect::<Vec<_>>());
-        let mut sorted = a.clone();
-        sorted.sort_unstable();
-        assert_eq!(sorted, (0..50).collect::<Vec<_>>());
-        let mut c: Vec<u32> = (0..50).collect();
-        shuffle(&mut c, 8);
-        assert_ne!(a, c);
-    }
 
     #[test]
     fn sprt_flags() {

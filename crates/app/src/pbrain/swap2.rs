@@ -8,6 +8,7 @@
 //! to move on the board, so the choice reads one value: White's, from a search.
 
 use gomoku_engine::notation::{format_xy, parse_xy};
+use gomoku_engine::rng::{Rng, XorShift64};
 use gomoku_engine::search::format_score;
 use gomoku_engine::study::Searcher;
 use gomoku_engine::{Board, Color, Limits, Pos, SearchOptions, SearchResult};
@@ -309,14 +310,7 @@ fn openings(board: &Board, seed: u64) -> Vec<Vec<Pos>> {
             }
         }
     }
-    // a Fisher-Yates shuffle driven by xorshift
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    for i in (1..all.len()).rev() {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        all.swap(i, (s % (i as u64 + 1)) as usize);
-    }
+    XorShift64::from_seed(seed).shuffle(&mut all);
     all
 }
 
