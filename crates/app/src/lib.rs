@@ -13,4 +13,5 @@ pub mod pbrain;
 mod prop_support;
 pub mod psq;
 pub mod review_json;
+pub mod stats;
 pub mod web;

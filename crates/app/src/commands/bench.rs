@@ -8,6 +8,7 @@
 
 use crate::arena::{is_decided, read_records, FileRecord};
 use crate::args::MAX_THREADS;
+use crate::stats::{median, median_index};
 use anyhow::{bail, Context, Result};
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::record::Record;
@@ -116,12 +117,6 @@ fn search_one(
     Ok((res, t.elapsed().as_secs_f64()))
 }
 
-/// The median of a non-empty list.
-fn median_of(xs: &mut [f64]) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
-}
-
 /// FNV-1a over the per-position node counts, scores and moves.
 fn signature(items: &[(u64, i32, usize)]) -> u64 {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -199,13 +194,13 @@ pub fn run(args: &Args) -> Result<()> {
         rates.push(nodes as f64 / secs.max(1e-9));
     }
     rates.sort_by(f64::total_cmp);
-    let median = rates[rates.len() / 2];
+    let mid = median(&rates);
     println!("===========================");
     println!("Depth         : {}", args.depth);
     println!("Total nodes   : {total_nodes}");
     println!(
         "Nodes/second  : {:.0}  (median of {runs} run{}: {})",
-        median,
+        mid,
         if runs == 1 { "" } else { "s" },
         rates
             .iter()
@@ -261,12 +256,10 @@ pub fn run(args: &Args) -> Result<()> {
             ratios.push(sum1 / sumn.max(1e-9));
             totals.push((sum1, sumn, nodes1, nodesn));
         }
-        let ratio = median_of(&mut ratios);
-        let (sum1, sumn, nodes1, nodesn) = totals
-            .iter()
-            .copied()
-            .find(|(a, b, _, _)| a / b.max(1e-9) == ratio)
-            .unwrap_or(totals[0]);
+        // the median run, whose times and nodes the split below breaks down
+        let k = median_index(&ratios).unwrap_or(0);
+        let ratio = ratios[k];
+        let (sum1, sumn, nodes1, nodesn) = totals[k];
         println!(
             "Total         : {:.0} ms vs {:.0} ms{}: {threads} threads reach depth {} {:.2}x faster",
             sum1 * 1000.0,

@@ -88,7 +88,7 @@ pub fn run(args: &Args) -> Result<()> {
             })
             .collect();
         rates.sort_by(f64::total_cmp);
-        let median = rates[rates.len() / 2];
+        let median = crate::stats::median(&rates);
         let all: Vec<String> = rates.iter().map(|r| format!("{:.2}", r / 1e6)).collect();
         println!(
             "{:<10} {:>6.2} M make+unmake/s  (runs: {} M/s)",

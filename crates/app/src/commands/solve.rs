@@ -12,6 +12,7 @@
 //! object per malformed line, in file order, and a final `summary` object. Malformed lines are
 //! also reported on stderr with their line number, and skipped.
 
+use crate::stats::median;
 use anyhow::{bail, Context, Result};
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::record::Record;
@@ -476,21 +477,6 @@ struct SummaryJson {
     /// Lines whose source solution fails the checker.
     source_lines_failing: Vec<usize>,
     skipped: Vec<SkippedLine>,
-}
-
-/// The median of a list (mean of the two middle values for an even count; 0 when empty).
-fn median(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let n = s.len();
-    if n % 2 == 1 {
-        s[n / 2]
-    } else {
-        (s[n / 2 - 1] + s[n / 2]) / 2.0
-    }
 }
 
 /// Milliseconds rounded to the microsecond (the clock says no more).
@@ -1055,13 +1041,6 @@ mod tests {
         assert!(matches!(f.verified, Some(Err(_))));
         let text = position_text(&p, &f, &checks(&p, &f));
         assert!(text.contains("checker FAILED"), "{text}");
-    }
-
-    #[test]
-    fn median_of_odd_and_even_lists() {
-        assert_eq!(median(&[]), 0.0);
-        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
     }
 }
 
