@@ -54,49 +54,15 @@ pub fn rule_number(rule: Rule) -> u32 {
     }
 }
 
-/// Splits a command line into words: whitespace separates, single and double quotes group,
-/// a backslash escapes the next character.
+/// Splits a command line into words as a POSIX shell would (without expanding anything):
+/// blanks separate, single and double quotes group, a backslash escapes, `#` at the start of
+/// a word begins a comment.
 ///
 /// # Errors
-/// An unclosed quote or an empty command.
+/// An unclosed quote, a backslash at the end, or an empty command.
 pub fn split_command(line: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut cur = String::new();
-    let mut in_word = false;
-    let mut quote: Option<char> = None;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), '\\') | (None, '\\') => {
-                if let Some(n) = chars.next() {
-                    cur.push(n);
-                    in_word = true;
-                }
-            }
-            (Some(_), c) => cur.push(c),
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                in_word = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut cur));
-                    in_word = false;
-                }
-            }
-            (None, c) => {
-                cur.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if quote.is_some() {
-        return Err(format!("unclosed quote in '{line}'"));
-    }
-    if in_word {
-        words.push(cur);
-    }
+    let words = shlex::split(line)
+        .ok_or_else(|| format!("unclosed quote or trailing backslash in '{line}'"))?;
     if words.is_empty() {
         return Err("empty engine command".to_string());
     }
@@ -375,8 +341,14 @@ mod tests {
             split_command(r#"./a "b c" d\ e"#).expect("ok"),
             vec!["./a", "b c", "d e"]
         );
+        // as a POSIX shell: no escape inside single quotes, a comment from `#`
+        assert_eq!(
+            split_command(r"./e 'it'\''s' a\\b # the rest").expect("ok"),
+            vec!["./e", "it's", r"a\b"]
+        );
         assert!(split_command("   ").is_err());
         assert!(split_command("a 'b").is_err());
+        assert!(split_command("a b\\").is_err());
     }
 
     #[test]

@@ -512,11 +512,12 @@ mod props {
         ]
     }
 
-    /// `words` as one command line, each word single-quoted.
+    /// `words` as one command line, each word quoted as a POSIX shell reads it.
     fn quoted(words: &[String], sep: &str) -> String {
+        let quoter = shlex::Quoter::new().allow_nul(true);
         words
             .iter()
-            .map(|w| format!("'{}'", w.replace('\\', "\\\\").replace('\'', "\\'")))
+            .map(|w| quoter.quote(w).expect("NUL allowed").into_owned())
             .collect::<Vec<_>>()
             .join(sep)
     }
