@@ -7,15 +7,15 @@
 //! map, then slot.
 //!
 //! A slot's state is defined here; each module below owns one part of what happens to it:
-//! - [`store`]: the map of games ([`Games`]): creating, finding and removing them;
-//! - [`actions`]: the person's actions (a move, undo, redo, hint, resign, ...);
-//! - [`jobs`]: the engine's searches on threads of their own, and their results;
-//! - [`info`]: what the engine reports about a search ([`EngineInfo`]);
-//! - [`analysis`], [`review`], [`solve`], [`swap2`]: the analysis mode, the review of a game,
+//! - `store`: the map of games ([`Games`]): creating, finding and removing them;
+//! - `actions`: the person's actions (a move, undo, redo, hint, resign, ...);
+//! - `jobs`: the engine's searches on threads of their own, and their results;
+//! - `info`: what the engine reports about a search ([`EngineInfo`]);
+//! - `analysis`, `review`, `solve`, `swap2`: the analysis mode, the review of a game,
 //!   the search for a forced win, and the swap2 opening;
-//! - [`timing`]: the game clock;
-//! - [`view`]: the state as the page sees it ([`GameView`]);
-//! - [`export`]: the game as text (position, record, diagram, `.psq`).
+//! - `timing`: the game clock;
+//! - `view`: the state as the page sees it ([`GameView`]);
+//! - `export`: the game as text (position, record, diagram, `.psq`).
 
 mod actions;
 mod analysis;
