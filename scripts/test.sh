@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs every test of the project: the workspace's unit, data-driven and integration tests,
-# including the browser test of the web board, which needs Debian's chromium and
-# chromium-driver: they are installed here when missing (as root, or through sudo).
+# Runs every check of the project: the formatting (cargo fmt), the lints (cargo clippy, warnings
+# as errors), the documentation (cargo doc, warnings as errors), then the workspace's unit,
+# data-driven and integration tests, including the browser test of the web board, which needs
+# Debian's chromium and chromium-driver: they are installed here when missing (as root, or
+# through sudo).
 # Usage: scripts/test.sh   (from anywhere in the repository)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,4 +28,11 @@ fi
 # (e.g. PROPTEST_RNG_SEED=$RANDOM scripts/test.sh, to look for new failures).
 export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261127}"
 
+echo "scripts/test.sh: cargo fmt --check" >&2
+cargo fmt --all --check
+echo "scripts/test.sh: cargo clippy" >&2
+cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "scripts/test.sh: cargo doc" >&2
+RUSTDOCFLAGS="${RUSTDOCFLAGS:-} -D warnings" cargo doc --workspace --no-deps --locked
+echo "scripts/test.sh: cargo test" >&2
 cargo test --workspace --locked
