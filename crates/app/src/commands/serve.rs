@@ -64,6 +64,7 @@ pub fn run(args: &Args) -> Result<()> {
         threads: args.threads,
         idle_timeout: Duration::from_secs(args.idle_minutes * 60),
         max_games: args.max_games,
+        ..ServerConfig::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

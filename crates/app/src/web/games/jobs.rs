@@ -10,7 +10,7 @@ use gomoku_engine::study::{Greedy, PatternEval, Searcher};
 use gomoku_engine::{
     Color, Engine, EngineConfig, Limits, Pos, SearchEvent, SearchOptions, SearchResult,
 };
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
 
@@ -64,8 +64,6 @@ impl EnginePool {
         }
     }
 }
-
-static NEXT_JOB: AtomicU64 = AtomicU64::new(1);
 
 /// Kept off the engine's time left on the clock (the move's way from the search to the game).
 const CLOCK_MARGIN_MS: u64 = 50;
@@ -210,21 +208,20 @@ impl Slot {
             (Purpose::Move, Some(c), Some(clock)) => Some(clock.left_after(c, self.turn_ms())),
             _ => None,
         };
-        let limits = Limits {
-            move_time_ms: Some(if purpose == Purpose::Analysis {
-                ANALYSIS_MS
-            } else {
-                self.time_ms
-            }),
-            game_time_left_ms: clock_left,
-            margin_ms: if clock_left.is_some() {
+        let mut limits = self.search_limits(if purpose == Purpose::Analysis {
+            ANALYSIS_MS
+        } else {
+            self.time_ms
+        });
+        limits.depth = level.depth();
+        if limits.move_time_ms.is_some() {
+            limits.game_time_left_ms = clock_left;
+            limits.margin_ms = if clock_left.is_some() {
                 CLOCK_MARGIN_MS
             } else {
                 0
-            },
-            depth: level.depth(),
-            ..Limits::default()
-        };
+            };
+        }
         let mut ctx = SearchCtx {
             me: self.me.clone(),
             pool: self.pool.clone(),
@@ -249,6 +246,21 @@ impl Slot {
         )
     }
 
+    /// The limits of a search that may take `time_ms`: that time, or the node limit instead
+    /// when the server has one.
+    pub(super) fn search_limits(&self, time_ms: u64) -> Limits {
+        match self.node_limit {
+            Some(nodes) => Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+            None => Limits {
+                move_time_ms: Some(time_ms),
+                ..Limits::default()
+            },
+        }
+    }
+
     /// Runs `work` on a thread of its own as the slot's job (`work` gets the job's id and stop
     /// flag), then hands its result to `finish` under the slot's lock (`None` if it panicked).
     /// Nothing is handed over once the game is removed.
@@ -258,18 +270,29 @@ impl Slot {
         work: impl FnOnce(u64, &AtomicBool) -> R + Send + 'static,
         finish: fn(&mut Slot, u64, Option<R>),
     ) -> Result<(), ApiError> {
-        let id = NEXT_JOB.fetch_add(1, Ordering::Relaxed);
+        self.next_job += 1;
+        let id = self.next_job;
         let stop = Arc::new(AtomicBool::new(false));
         let thread_stop = stop.clone();
         let me = self.me.clone();
+        #[cfg(test)]
+        let turn = self.gate.as_ref().map(|g| (g.clone(), g.ticket()));
         std::thread::Builder::new()
             .name(format!("gomoku-{}", purpose.name()))
             .spawn(move || {
+                #[cfg(test)]
+                if let Some((gate, ticket)) = &turn {
+                    gate.wait_turn(*ticket);
+                }
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     work(id, &thread_stop)
                 }));
                 if let Some(slot) = me.upgrade() {
                     finish(&mut lock(&slot), id, result.ok());
+                }
+                #[cfg(test)]
+                if let Some((gate, _)) = &turn {
+                    gate.done();
                 }
             })
             .map_err(ApiError::internal)?;
@@ -342,6 +365,61 @@ impl Slot {
                 let _ = self.tx.send(ServerEvent::Info(json.into()));
             }
             self.live = Some(info);
+        }
+    }
+}
+
+/// Holds the jobs of a set of games (tests only): each job waits for its turn before it starts,
+/// and [`JobGate::run_all`] lets them run one at a time, in the order they were started, so
+/// that what a test sees does not depend on how the threads are scheduled.
+#[cfg(test)]
+#[derive(Debug, Default)]
+pub(super) struct JobGate {
+    /// Jobs started, let run, and finished (each job's ticket is its start number).
+    counts: Mutex<(u64, u64, u64)>,
+    changed: std::sync::Condvar,
+}
+
+#[cfg(test)]
+impl JobGate {
+    /// The ticket of a job being started.
+    fn ticket(&self) -> u64 {
+        let mut c = lock(&self.counts);
+        c.0 += 1;
+        c.0
+    }
+
+    /// Waits until the job with `ticket` may run.
+    fn wait_turn(&self, ticket: u64) {
+        let mut c = lock(&self.counts);
+        while c.1 < ticket {
+            c = self
+                .changed
+                .wait(c)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+
+    /// Notes that a job has finished (its result handed over).
+    fn done(&self) {
+        lock(&self.counts).2 += 1;
+        self.changed.notify_all();
+    }
+
+    /// Lets the waiting jobs run one after the other, each to its end, until none is left
+    /// (jobs that those start included).
+    pub(super) fn run_all(&self) {
+        let mut c = lock(&self.counts);
+        while c.2 < c.0 {
+            c.1 = c.2 + 1;
+            self.changed.notify_all();
+            let turn = c.1;
+            while c.2 < turn {
+                c = self
+                    .changed
+                    .wait(c)
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+            }
         }
     }
 }

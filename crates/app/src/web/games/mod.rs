@@ -47,6 +47,8 @@ use crate::opening::Opening;
 use gomoku_engine::notation::{parse_pos, parse_xy};
 use gomoku_engine::{Color, Game, Pos};
 use jobs::Job;
+#[cfg(test)]
+use jobs::JobGate;
 use review::ReviewState;
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -196,6 +198,12 @@ pub struct Slot {
     serial: u64,
     me: Weak<Mutex<Slot>>,
     pool: Arc<EnginePool>,
+    /// The node limit of every search instead of a time ([`ServerConfig::node_limit`]).
+    node_limit: Option<u64>,
+    /// The number of the last job started.
+    next_job: u64,
+    #[cfg(test)]
+    gate: Option<Arc<JobGate>>,
     game: Game,
     players: [Player; 2],
     level: Level,

@@ -1,10 +1,14 @@
-//! The property test of the games: any sequence of actions keeps a game consistent.
+//! The property test of the games: any sequence of actions keeps a game consistent, and the
+//! same actions always give the same game.
+//!
+//! The test is deterministic: every search stops at a node limit instead of a time, the
+//! engine's jobs wait at a gate until a `Wait` action lets them run one after the other, and
+//! the clock is long enough never to run out.
 
 use super::*;
 use crate::opening::{Choice, Stage};
 use gomoku_engine::notation::{self, format_pos};
 use gomoku_engine::record::Record;
-use std::time::Duration;
 
 /// One button of the page (or one API call).
 #[derive(Clone, Debug)]
@@ -23,7 +27,8 @@ enum Action {
     Solve,
     Choice(u8),
     Level(u8),
-    Wait(u8),
+    /// Lets the engine's jobs run to their end (they wait until then).
+    Wait,
 }
 
 fn action() -> impl proptest::strategy::Strategy<Value = Action> {
@@ -46,7 +51,7 @@ fn action() -> impl proptest::strategy::Strategy<Value = Action> {
         1 => Just(Action::Solve),
         2 => (0u8..3).prop_map(Action::Choice),
         1 => (0u8..5).prop_map(Action::Level),
-        2 => (0u8..30).prop_map(Action::Wait),
+        2 => Just(Action::Wait),
     ]
 }
 
@@ -185,11 +190,190 @@ fn check(s: &mut Slot) {
     assert_eq!(v.setup_plies, s.game.start_ply());
 }
 
+/// The node limit of every search of the test.
+const NODES: u64 = 4_000;
+
+/// How a case's game starts.
+#[derive(Clone, Debug, Default)]
+struct Start {
+    /// The engine plays White.
+    engine_white: bool,
+    /// A swap2 opening (with the engine as one player).
+    swap2: bool,
+    /// In a swap2 opening, the engine puts down the first stones.
+    engine_first: bool,
+    /// A game clock.
+    clocked: bool,
+    /// A set-up start position (not with swap2, which starts from an empty board).
+    set_up: bool,
+}
+
+/// Plays `actions` on a new game started as `start`, checking the game after each; returns
+/// what each action did and the game after it, without the times (which vary from run to run).
+fn play(start: &Start, actions: &[Action]) -> Vec<String> {
+    let games = Games::held(ServerConfig {
+        hash_mb: 1,
+        node_limit: Some(NODES),
+        ..ServerConfig::default()
+    });
+    let gate = games.gate.clone().expect("a held set of games");
+    // swap2 games: the engine first when engine_first, else the person
+    let engine_first = start.swap2 && start.engine_first;
+    let req = NewGame {
+        black: Some(if engine_first {
+            Player::Engine
+        } else {
+            Player::Person
+        }),
+        white: Some(if start.engine_white && !engine_first {
+            Player::Engine
+        } else {
+            Player::Person
+        }),
+        level: Some(Level::Easy),
+        time_ms: Some(20),
+        size: Some(9),
+        opening: Some(if start.swap2 && (start.engine_white || engine_first) {
+            OpeningRule::Swap2
+        } else {
+            OpeningRule::Free
+        }),
+        // ten minutes a side: the clock runs, but never out (that is tested in web_api)
+        clock_ms: start.clocked.then_some(600_000),
+        increment_ms: start.clocked.then_some(50),
+        setup: (start.set_up && !start.swap2).then(|| SetUp {
+            black: vec!["e5".into(), "f6".into()],
+            white: vec!["d4".into()],
+            to_move: None,
+        }),
+        ..NewGame::default()
+    };
+    let set_up = req.setup.is_some();
+    let id = games.create(&req).expect("a new game").id;
+    let slot = games.get(&id).expect("the game");
+    let stones = lock(&slot).game.board().moves()[..if set_up { 3 } else { 0 }].to_vec();
+    let mut transcript = Vec::new();
+    for a in actions {
+        if matches!(a, Action::Wait) {
+            gate.run_all();
+            let mut s = lock(&slot);
+            check(&mut s);
+            transcript.push(format!("{a:?}: {}", summary(&mut s)));
+            continue;
+        }
+        let mut s = lock(&slot);
+        let before = s.game.board().position_string();
+        let done = match a.clone() {
+            Action::Move(x, y) => {
+                let p = format_pos(Pos::new(usize::from(x) - 1, usize::from(y) - 1), 9);
+                s.play(&MoveRequest {
+                    point: p,
+                    color: None,
+                })
+            }
+            Action::Undo => s.undo(),
+            Action::Redo => s.redo(),
+            Action::Hint => s.hint(),
+            Action::Go => s.go(),
+            Action::Stop => s.stop(),
+            Action::Swap => s.swap(),
+            Action::Resign => s.resign(&ResignRequest::default()),
+            Action::Analyze(on, exclude) => s.analyze(&AnalyzeRequest {
+                on,
+                exclude: exclude.map(|points| {
+                    points
+                        .iter()
+                        .map(|&(x, y)| format_pos(Pos::new(usize::from(x), usize::from(y)), 9))
+                        .collect()
+                }),
+            }),
+            Action::Review => s.review(&ReviewRequest { time_ms: Some(10) }),
+            Action::Solve => s.solve(&SolveRequest {
+                task: None,
+                time_ms: Some(10),
+            }),
+            Action::Choice(c) => s.swap2_choice(&Swap2Request {
+                choice: [Choice::Black, Choice::White, Choice::More][usize::from(c)],
+            }),
+            Action::Level(l) => s.settings(&Settings {
+                level: Some(
+                    [
+                        Level::Greedy,
+                        Level::Easy,
+                        Level::Medium,
+                        Level::Hard,
+                        Level::Max,
+                    ][usize::from(l)],
+                ),
+                time_ms: None,
+            }),
+            Action::Wait => unreachable!(),
+        };
+        if done.is_err() {
+            assert_eq!(
+                s.game.board().position_string(),
+                before,
+                "a refused action changes nothing"
+            );
+        }
+        assert_eq!(
+            &s.game.board().moves()[..stones.len()],
+            &stones[..],
+            "the set-up stones stay"
+        );
+        check(&mut s);
+        let outcome = done.map_or_else(|e| e.code.to_string(), |()| "ok".to_string());
+        transcript.push(format!("{a:?}: {outcome}; {}", summary(&mut s)));
+        if matches!(a, Action::Review) && outcome == "ok" {
+            // let the review finish, so that later actions change the game under it
+            drop(s);
+            gate.run_all();
+            check(&mut lock(&slot));
+        }
+    }
+    games.remove(&id).expect("removed");
+    drop(slot);
+    // the jobs still waiting end now (their game is gone)
+    gate.run_all();
+    transcript
+}
+
+/// The game as the page sees it, without the times.
+fn summary(s: &mut Slot) -> String {
+    let v = s.view();
+    let info = |i: &Option<EngineInfo>| {
+        i.as_ref().map(|i| {
+            let c: Vec<&str> = i.candidates.iter().map(|c| c.point.as_str()).collect();
+            format!("{:?} {} {} {:?}", i.point, i.score, i.depth, c)
+        })
+    };
+    format!(
+        "{} players {:?}/{:?} thinking {:?} hint {:?} analysis {:?} excluded {:?} opening {:?} \
+         review {:?} solution {:?} result {:?} error {:?}",
+        v.position,
+        v.players.black,
+        v.players.white,
+        v.thinking.as_ref().map(|t| t.purpose),
+        info(&v.hint),
+        info(&v.analysis),
+        v.excluded,
+        v.opening.as_ref().map(|o| o.stage),
+        v.review.as_ref().map(|r| (
+            r.running,
+            r.moves.iter().map(|m| m.verdict).collect::<Vec<_>>()
+        )),
+        v.solution.as_ref().map(|s| (s.solved, s.line.clone())),
+        v.result.as_ref().map(|r| (r.winner, r.resigned, r.timeout)),
+        v.engine_error,
+    )
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(40))]
 
-    /// Any sequence of buttons, refused or not, leaves a consistent game: analysis only of
-    /// the position on the board, searches only for the side to move, nothing after the end.
+    /// Any sequence of buttons, refused or not, leaves a consistent game (analysis only of
+    /// the position on the board, searches only for the side to move, nothing after the
+    /// end), and the same sequence gives the same game again.
     #[test]
     fn any_sequence_of_actions_keeps_the_game_consistent(
         engine_white in proptest::bool::ANY,
@@ -199,96 +383,40 @@ proptest::proptest! {
         set_up in proptest::bool::ANY,
         actions in proptest::collection::vec(action(), 1..30),
     ) {
-        let games = Games::new(ServerConfig {
-            hash_mb: 1,
-            ..ServerConfig::default()
-        });
-        // swap2 games: the engine first when engine_first, else the person
-        let engine_first = swap2 && engine_first;
-        let req = NewGame {
-            black: Some(if engine_first { Player::Engine } else { Player::Person }),
-            white: Some(if engine_white && !engine_first { Player::Engine } else { Player::Person }),
-            level: Some(Level::Easy),
-            time_ms: Some(20),
-            size: Some(9),
-            opening: Some(if swap2 && (engine_white || engine_first) { OpeningRule::Swap2 } else { OpeningRule::Free }),
-            // a second a side: some games are lost on time along the way
-            clock_ms: clocked.then_some(1_000),
-            increment_ms: clocked.then_some(50),
-            // a set-up start (not with swap2, which starts from an empty board)
-            setup: (set_up && !swap2).then(|| SetUp {
-                black: vec!["e5".into(), "f6".into()],
-                white: vec!["d4".into()],
-                to_move: None,
-            }),
-            ..NewGame::default()
-        };
-        let set_up = req.setup.is_some();
-        let id = games.create(&req).expect("a new game").id;
-        let slot = games.get(&id).expect("the game");
-        let start = lock(&slot).game.board().moves()[..if set_up { 3 } else { 0 }].to_vec();
-        for a in actions {
-            if let Action::Wait(ms) = a {
-                std::thread::sleep(Duration::from_millis(u64::from(ms)));
-                check(&mut lock(&slot));
-                continue;
-            }
-            let mut s = lock(&slot);
-            let before = s.game.board().position_string();
-            let done = match a.clone() {
-                Action::Move(x, y) => {
-                    let p = format_pos(Pos::new(usize::from(x) - 1, usize::from(y) - 1), 9);
-                    s.play(&MoveRequest { point: p, color: None })
-                }
-                Action::Undo => s.undo(),
-                Action::Redo => s.redo(),
-                Action::Hint => s.hint(),
-                Action::Go => s.go(),
-                Action::Stop => s.stop(),
-                Action::Swap => s.swap(),
-                Action::Resign => s.resign(&ResignRequest::default()),
-                Action::Analyze(on, exclude) => s.analyze(&AnalyzeRequest {
-                    on,
-                    exclude: exclude.map(|points| {
-                        points
-                            .iter()
-                            .map(|&(x, y)| format_pos(Pos::new(usize::from(x), usize::from(y)), 9))
-                            .collect()
-                    }),
-                }),
-                Action::Review => s.review(&ReviewRequest { time_ms: Some(10) }),
-                Action::Solve => s.solve(&SolveRequest { task: None, time_ms: Some(10) }),
-                Action::Choice(c) => s.swap2_choice(&Swap2Request {
-                    choice: [Choice::Black, Choice::White, Choice::More][usize::from(c)],
-                }),
-                Action::Level(l) => s.settings(&Settings {
-                    level: Some([Level::Greedy, Level::Easy, Level::Medium, Level::Hard, Level::Max][usize::from(l)]),
-                    time_ms: None,
-                }),
-                Action::Wait(_) => unreachable!(),
-            };
-            if done.is_err() {
-                assert_eq!(s.game.board().position_string(), before, "a refused action changes nothing");
-            }
-            assert_eq!(&s.game.board().moves()[..start.len()], &start[..], "the set-up stones stay");
-            check(&mut s);
-            if matches!(a, Action::Stop) {
-                // let the stopped search hand in its result, as it does between two clicks
-                drop(s);
-                std::thread::sleep(Duration::from_millis(30));
-                check(&mut lock(&slot));
-            } else if matches!(a, Action::Review) && done.is_ok() {
-                // let the review finish, so that later actions change the game under it
-                drop(s);
-                let start = Instant::now();
-                while lock(&slot).job.as_ref().is_some_and(|j| j.purpose == Purpose::Review)
-                    && start.elapsed() < Duration::from_secs(5)
-                {
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                check(&mut lock(&slot));
-            }
-        }
-        games.remove(&id).expect("removed");
+        let start = Start { engine_white, swap2, engine_first, clocked, set_up };
+        let first = play(&start, &actions);
+        proptest::prop_assert_eq!(first, play(&start, &actions), "the same actions, another game");
     }
+}
+
+// Cases the property test once found, replayed as they were shrunk.
+
+#[test]
+fn analysis_turned_off_at_once_leaves_none() {
+    play(
+        &Start::default(),
+        &[Action::Analyze(true, None), Action::Analyze(false, None)],
+    );
+}
+
+#[test]
+fn a_move_after_an_analysis_of_the_position_drops_it() {
+    play(
+        &Start::default(),
+        &[
+            Action::Stop,
+            Action::Undo,
+            Action::Analyze(true, None),
+            Action::Wait,
+            Action::Move(5, 5),
+        ],
+    );
+}
+
+#[test]
+fn an_undo_after_a_review_keeps_only_the_verdicts_of_moves_still_played() {
+    play(
+        &Start::default(),
+        &[Action::Go, Action::Wait, Action::Review, Action::Undo],
+    );
 }

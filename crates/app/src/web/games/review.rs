@@ -5,7 +5,7 @@ use super::{check_time, lock, Purpose, Slot};
 use crate::review_json::{self, CountsJson, MoveJson};
 use crate::web::error::ApiError;
 use gomoku_engine::review::{review_game, Review, ReviewParams};
-use gomoku_engine::{Color, Limits, Pos};
+use gomoku_engine::{Color, Pos};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::Ordering;
 
@@ -75,10 +75,7 @@ impl Slot {
         let pool = self.pool.clone();
         let serial = self.serial;
         let me = self.me.clone();
-        let limits = Limits {
-            move_time_ms: Some(time_ms),
-            ..Limits::default()
-        };
+        let limits = self.search_limits(time_ms);
         self.spawn_job(
             Purpose::Review,
             move |id, stop| {

@@ -96,18 +96,15 @@ impl Slot {
         let color = board.to_move();
         let position = board.position_string();
         let size = self.size();
+        let limits = SolveLimits {
+            time_ms: self.node_limit.is_none().then_some(time_ms),
+            nodes: self.node_limit,
+            ..SolveLimits::default()
+        };
         self.spawn_job(
             Purpose::Solve,
             move |_, stop| {
-                let r = Solver::new().solve_stoppable(
-                    &board,
-                    task,
-                    SolveLimits {
-                        time_ms: Some(time_ms),
-                        ..SolveLimits::default()
-                    },
-                    stop,
-                );
+                let r = Solver::new().solve_stoppable(&board, task, limits, stop);
                 let view = SolutionView {
                     task: task_name,
                     color: color.name(),

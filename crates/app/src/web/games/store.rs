@@ -3,6 +3,8 @@
 //! the removal of idle games.
 
 use super::jobs::EnginePool;
+#[cfg(test)]
+use super::jobs::JobGate;
 use super::timing::watch_clock;
 use super::view::GameView;
 use super::{check_time, lock, parse_color, read_point, Level, MoveRecord, Player, Slot};
@@ -32,6 +34,9 @@ pub struct ServerConfig {
     pub idle_timeout: Duration,
     /// At most this many games at once.
     pub max_games: usize,
+    /// Every search stops after this many nodes instead of at a time (the game clock still
+    /// runs): a game then gives the same moves, hints and analyses every time (for tests).
+    pub node_limit: Option<u64>,
 }
 
 impl Default for ServerConfig {
@@ -41,6 +46,7 @@ impl Default for ServerConfig {
             threads: 1,
             idle_timeout: Duration::from_secs(30 * 60),
             max_games: 200,
+            node_limit: None,
         }
     }
 }
@@ -122,8 +128,6 @@ fn set_up(size: usize, rule: Rule, req: &SetUp) -> Result<Game, ApiError> {
     Game::from_stones(size, rule, &black, &white, to_move).map_err(|e| bad(e.to_string()))
 }
 
-static NEXT_SERIAL: AtomicU64 = AtomicU64::new(1);
-
 /// A fresh id that is hard to guess (so one tab cannot stumble on another's game).
 fn new_id(serial: u64) -> String {
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
@@ -141,6 +145,11 @@ pub struct Games {
     pub(super) map: Mutex<HashMap<String, Arc<Mutex<Slot>>>>,
     pub(super) pool: Arc<EnginePool>,
     pub(super) config: ServerConfig,
+    /// The serial number of the next game.
+    next_serial: AtomicU64,
+    /// Holds the games' jobs until the tests let them run.
+    #[cfg(test)]
+    pub(super) gate: Option<Arc<JobGate>>,
 }
 
 impl Games {
@@ -155,6 +164,18 @@ impl Games {
             map: Mutex::new(HashMap::new()),
             pool,
             config,
+            next_serial: AtomicU64::new(1),
+            #[cfg(test)]
+            gate: None,
+        }
+    }
+
+    /// An empty set of games whose jobs wait at a [`JobGate`] until the test lets them run.
+    #[cfg(test)]
+    pub(super) fn held(config: ServerConfig) -> Games {
+        Games {
+            gate: Some(Arc::new(JobGate::default())),
+            ..Games::new(config)
         }
     }
 
@@ -196,7 +217,7 @@ impl Games {
     pub fn create(&self, req: &NewGame) -> Result<GameView, ApiError> {
         let start = Start::of(req)?;
         self.make_room()?;
-        let serial = NEXT_SERIAL.fetch_add(1, Ordering::Relaxed);
+        let serial = self.next_serial.fetch_add(1, Ordering::Relaxed);
         let id = new_id(serial);
         let slot = self.new_slot(id.clone(), serial, start);
         let mut game = lock(&slot);
@@ -238,6 +259,10 @@ impl Games {
                 serial,
                 me: me.clone(),
                 pool: self.pool.clone(),
+                node_limit: self.config.node_limit,
+                next_job: 0,
+                #[cfg(test)]
+                gate: self.gate.clone(),
                 game: start.game,
                 players: start.players,
                 level: start.level,

@@ -33,9 +33,13 @@ impl Slot {
         // moves, but a colour chosen by a one-ply look would decide the game by chance)
         let limits = Limits {
             depth: self.level.depth().map(|d| d.max(SWAP2_MIN_DEPTH)),
+            nodes: self.node_limit,
             ..Limits::default()
         };
-        let time_ms = self.time_ms.saturating_mul(3);
+        let time_ms = self
+            .node_limit
+            .is_none()
+            .then(|| self.time_ms.saturating_mul(3));
         self.spawn_job(
             Purpose::Swap2,
             move |id, stop| {
@@ -46,7 +50,7 @@ impl Slot {
                 let mut cx = swap2::Context {
                     searcher: &mut engine,
                     limits,
-                    time_ms: Some(time_ms),
+                    time_ms,
                     stop,
                     seed,
                     note: &mut note,
