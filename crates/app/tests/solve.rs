@@ -1,6 +1,10 @@
 //! Integration tests of `gomoku solve`: the text and JSON output over the small copies in
-//! `tests/data/`, bad input, and, when `../shared` is present, every VCF line claimed over the
-//! shared VCF sets replayed by the independent checker.
+//! `tests/data/`, bad input, every VCF line claimed over the VCF puzzle sets replayed by the
+//! independent checker, and the samples of the VCT and win-in-3 puzzle sets solved.
+//!
+//! The puzzle sets are the repository's copies (`tests/data/puzzles/`, samples of the shared
+//! datasets, and the engine's `tests/data/`), always; when `../shared` is beside the
+//! repository, the whole shared VCF sets are checked too.
 
 use gomoku_engine::notation::parse_moves;
 use gomoku_engine::record::Record;
@@ -21,20 +25,21 @@ fn data(name: &str) -> String {
         .to_string()
 }
 
-/// A shared data file, or `None` (with a note) when `../shared` is not next to the repository.
-fn shared(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data")
-        .join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!(
-            "note: {} is missing (../shared not next to the repository): test skipped",
-            p.display()
-        );
-        None
+/// A puzzle set: the repository's copy `copy` (under the app's `tests/data/`) always, and the
+/// whole set `shared_rel` of `../shared/data` too when that folder is beside the repository.
+///
+/// # Panics
+/// When the repository's copy is missing.
+fn puzzle_files(copy: &str, shared_rel: &str) -> Vec<PathBuf> {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let own = here.join("tests/data").join(copy);
+    assert!(own.exists(), "{} is missing", own.display());
+    let mut files = vec![own];
+    let shared = here.join("../../../shared/data").join(shared_rel);
+    if shared.exists() {
+        files.push(shared);
     }
+    files
 }
 
 /// Writes a scratch file for one test.
@@ -419,15 +424,15 @@ fn check_quiet(extra: &[&str]) {
     assert!(defence["matches"].get("best").is_some(), "{defence}");
 }
 
-/// Every line of `rel` is a VCF puzzle: all are solved by VCF and every line replays.
-fn check_vcf_set(rel: &str, time_ms: &str) {
-    let Some(path) = shared(rel) else { return };
-    let text = std::fs::read_to_string(&path).expect("read shared file");
+/// Every line of `path` is a VCF puzzle: all are solved by VCF and every line replays.
+fn check_vcf_set(path: &Path, time_ms: &str) {
+    let rel = path.display();
+    let text = std::fs::read_to_string(path).expect("read the puzzle file");
     let records: Vec<(usize, Record)> = text
         .lines()
         .enumerate()
         .filter(|(_, l)| !Record::is_blank(l))
-        .map(|(i, l)| (i + 1, Record::parse(l).expect("shared line parses")))
+        .map(|(i, l)| (i + 1, Record::parse(l).expect("the puzzle line parses")))
         .collect();
     let o = gomoku(&[
         "solve",
@@ -466,10 +471,66 @@ fn check_vcf_set(rel: &str, time_ms: &str) {
 }
 
 #[test]
-fn every_vcf_puzzle_of_the_shared_sets_is_solved_and_its_line_verified() {
-    check_vcf_set("puzzles/renju-vcf.txt", "1000");
-    check_vcf_set("vcf/renju-vcf-with-solutions.txt", "1000");
-    check_vcf_set("vcf/renju-vcf-mintaka.txt", "5000");
+fn every_vcf_puzzle_is_solved_and_its_line_verified() {
+    let sets = [
+        (
+            "puzzles/renju-vcf-sample.txt",
+            "puzzles/renju-vcf.txt",
+            "1000",
+        ),
+        (
+            "../../../engine/tests/data/renju-vcf-with-solutions.txt",
+            "vcf/renju-vcf-with-solutions.txt",
+            "1000",
+        ),
+        (
+            "puzzles/renju-vcf-mintaka.txt",
+            "vcf/renju-vcf-mintaka.txt",
+            "5000",
+        ),
+    ];
+    for (copy, shared, time_ms) in sets {
+        for path in puzzle_files(copy, shared) {
+            check_vcf_set(&path, time_ms);
+        }
+    }
+}
+
+/// The samples of the VCT and win-in-3 puzzle sets, solved with a node budget (so that every
+/// machine gets the same result): every puzzle solved is a win for the side the file names,
+/// and at least as many are solved as when the samples were taken, at 100,000 nodes a search.
+#[test]
+fn the_vct_and_win_in_3_samples_are_solved() {
+    for (copy, task, at_least) in [
+        ("puzzles/renju-vct-sample.txt", "task=vct", 19),
+        ("puzzles/renju-win_in_3-sample.txt", "task=win_in_3", 24),
+    ] {
+        let o = gomoku(&[
+            "solve",
+            "--json",
+            "--nodes",
+            "100000",
+            "--time-ms",
+            "60000",
+            &data(copy),
+        ]);
+        assert!(o.status.success(), "{copy}: {}", stderr(&o));
+        let v = json_lines(&o);
+        let pos = of_type(&v, "position");
+        assert!(pos.len() >= at_least, "{copy}: {} positions", pos.len());
+        let solved: Vec<&&Value> = pos.iter().filter(|p| p["solved"] == true).collect();
+        for p in &solved {
+            assert_eq!(p["matches"]["side"], true, "{copy}: {p}");
+            assert_eq!(p["matches"][task], true, "{copy}: {p}");
+            assert!(!p["line"].as_array().expect("a line").is_empty(), "{p}");
+        }
+        assert!(
+            solved.len() >= at_least,
+            "{copy}: {} of {} solved, {at_least} expected",
+            solved.len(),
+            pos.len()
+        );
+    }
 }
 
 /// A slow proof search independent of the engine's threat searches: the attacker plays moves
