@@ -117,7 +117,7 @@ pub struct Solver {
 /// reductions of play (which share the table better between threads and iterations) reduce
 /// more and proved 186 of the 212 positions of `renju-vct.txt` at 1 s against 190-191. It also
 /// keeps re-searching a reduced move that fails high at full depth (the solver's figures were
-/// measured so; play re-searches narrow fail-highs a ply short since the tenth session).
+/// measured so), where play re-searches narrow fail-highs a ply short.
 fn new_engine() -> Box<Engine> {
     let mut engine = Box::new(Engine::new(EngineConfig {
         hash_mb: 16,

@@ -93,10 +93,10 @@ pub struct SearchParams {
 }
 
 const ASPIRATION_MIN_DEPTH: i32 = 5;
-// 16 until the fifth session: the evaluation swings by 20-50 between iterations, and at 16 an
-// iteration often took four or five root searches (fail high, fail low, ...); at 64 the trees to
-// depth 14 over 40 openings are 0.62 (freestyle) and 0.66 (standard) of their size, and the
-// strength held (+24 and +14 Elo, 72 games each at 100 ms per move).
+// 64, not 16: the evaluation swings by 20-50 between iterations, and at 16 an iteration often
+// takes four or five root searches (fail high, fail low, ...); at 64 the trees to depth 14 over
+// 40 openings are 0.62 (freestyle) and 0.66 (standard) of their size at 16, for the same
+// strength (+24 and +14 Elo, 72 games each at 100 ms per move).
 const ASPIRATION_INITIAL: Score = 64;
 const RAZOR_MAX_DEPTH: i32 = 42;
 const RAZOR_BASE: Score = 20;
@@ -126,16 +126,16 @@ const KILLER_BONUS: i32 = 300;
 const HISTORY_DIVISOR: i32 = 64;
 const NEAR_LAST_BONUS: i32 = 120;
 const LMR_WHOLE_PLIES: bool = true;
-// 0 (a full-depth re-search) until the tenth session: see the note in the worker's move loop.
+// 0 is a full-depth re-search: see the note on the re-search in `worker/node.rs`.
 const LMR_SHALLOWER_MARGIN: Score = 5;
 // 0: everywhere. 6 raised the 2-thread bench ratio only by slowing one thread on the bench
-// positions: see the note in the worker's move loop.
+// positions: see the note on the re-search in `worker/node.rs`.
 const LMR_SHALLOWER_MIN_DEPTH: i32 = 0;
-// 0 until the thirteenth session: see the note in the worker's iteration loop.
+// 0 re-searches a fail-high at full depth: see the note on fail-highs in `worker/deepening.rs`.
 const ASPIRATION_FAIL_HIGH_REDUCE: i32 = 1;
 const YBWC_MAX_THREADS: usize = 2;
 const SPLIT_MIN_DEPTH: i32 = 4;
-// on until the fifteenth session: see the note at `History`.
+// off, each thread has a history of its own: see the note at `History` in `worker/ordering.rs`.
 const SHARED_HISTORY: bool = false;
 
 impl Default for SearchParams {

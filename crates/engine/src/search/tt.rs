@@ -80,11 +80,10 @@ const HUGE_PAGE: usize = 2 << 20;
 /// small ones, so a 4 GB table asked for just before a move overran its time by seconds, and
 /// clearing 1 GB took 112 ms. Larger tables get no huge-page advice: a huge page's first touch
 /// took about 4 ms here, which stalled a 1 s search on a fresh 1 GB table at depth 7 (with
-/// small pages it reached depth 20). Filled in the background as huge pages (the thirty-sixth
-/// session), they made later searches about 20% faster, but while they were being filled a
-/// 100 ms pbrain turn ended at 101-175 ms in 7 of about 100 (with small pages at most 95 ms
-/// in 90): each huge page's fault holds the process's memory map for long enough to stall an
-/// allocation in the search. So they are filled on small pages, which the same thread then
+/// small pages it reached depth 20). Filled in the background as huge pages, they make later
+/// searches about 20% faster, but while they are being filled a 100 ms pbrain turn ended at
+/// 101-175 ms in 7 of about 100 (with small pages at most 95 ms in 90): each huge page's fault
+/// holds the process's memory map for long enough to stall an allocation in the search. So they are filled on small pages, which the same thread then
 /// collapses into huge pages between searches (`MADV_COLLAPSE`): on a 1 GB table a 1 s search
 /// ran at 1.75-1.84 M nodes/s against 1.39-1.68 M on small pages, and at 1.87-2.15 M against
 /// 1.82-2.01 M on a 175 MB one.

@@ -141,9 +141,9 @@ impl Worker<'_> {
             };
         // a re-search after a fail-high goes a ply shallower per fail-high (the iteration
         // still counts as `depth`): a root that fails high has found something, and
-        // proving its exact value at full depth cost up to nine times the first try on
-        // the bench (thirteenth session: 2-thread ratio 1.48x against 1.40x over 12
-        // runs, self-play 161.5/320 on one and two threads)
+        // proving its exact value at full depth costs up to nine times the first try on
+        // the bench (2-thread ratio 1.48x against 1.40x over 12 runs; self-play 161.5/320
+        // on one and two threads)
         let mut failed_high = 0;
         loop {
             self.seldepth = 0;

@@ -156,10 +156,10 @@ const MCL_PLIES: usize = 64;
 /// Frames are indexed `ply + FRAME_OFFSET` so that `ply - 4` is always valid.
 const FRAME_OFFSET: usize = 4;
 
-/// The late-move reduction factors, `ln(i)` times one base factor for every rule. Standard and
-/// renju once had weaker reductions (0.78 and 0.75 of freestyle's), which made their trees 2-12
-/// times larger at the same depth and lost strength at a fixed time: the common factor scored
-/// +36 Elo in standard (420 games) and +72 Elo in renju (210 games) at 100 ms per move.
+/// The late-move reduction factors, `ln(i)` times one base factor for every rule. Weaker
+/// reductions for standard and renju (0.78 and 0.75 of freestyle's) make their trees 2-12 times
+/// larger at the same depth and lose strength at a fixed time: the common factor scores +36 Elo
+/// in standard (420 games) and +72 Elo in renju (210 games) at 100 ms per move.
 fn lmr_table(threads: usize, scale_pct: i32) -> [f32; 256] {
     let factor = f64::from(scale_pct) / 100.0;
     let bias = 0.1 * (threads.max(1) as f64).ln();

@@ -192,16 +192,16 @@ impl Worker<'_> {
             // A reduced search that fails high only just is weak evidence: its re-search
             // goes a ply short of the full depth (and no re-search is left when that is the
             // reduced depth), like Stockfish's "shallower search". With a margin of 5, to
-            // depth 18 from the nine openings of issue 3: 3.06M nodes instead of 5.18M
-            // (standard `h8` 352k instead of 884k, `h8 i9` 342k instead of 1006k);
-            // self-play at 100 ms per move against the full re-search: 163/296 (55.1%;
-            // 43/72 in standard). A margin of 10: 366.5/750 (48.9%).
-            // `lmr_shallower_min_depth` (eleventh session) keeps the full re-search at
-            // nodes with fewer plies left. At 6, 2 threads reached the bench depth
-            // 1.48-1.84x faster than one (nine medians of 5 runs) against 1.27-1.49x, but
-            // only because one thread got slower on the bench positions (15% more nodes)
-            // while two threads did not; self-play at 100 ms 151.5/296 with one thread and
-            // 32/72 with two (freestyle). Not the default.
+            // depth 18 from nine openings (`h8`, `h8 i9` and `h8 h7 j6 i7 f7` in each rule):
+            // 3.06M nodes instead of 5.18M (standard `h8` 352k instead of 884k, `h8 i9` 342k
+            // instead of 1006k); self-play at 100 ms per move against the full re-search:
+            // 163/296 (55.1%; 43/72 in standard). A margin of 10: 366.5/750 (48.9%).
+            // `lmr_shallower_min_depth` keeps the full re-search at nodes with fewer plies
+            // left. At 6, 2 threads reach the bench depth 1.48-1.84x faster than one (nine
+            // medians of 5 runs) against 1.27-1.49x, but only because one thread gets slower
+            // on the bench positions (15% more nodes) while two threads do not; self-play at
+            // 100 ms 151.5/296 with one thread and 32/72 with two (freestyle). Not the
+            // default.
             let mut full = new_depth;
             if v > alpha && d < new_depth {
                 // (alpha is already the best value so far where that is higher)
@@ -747,10 +747,10 @@ impl Worker<'_> {
         }
         // History: a bonus for the best move, a malus for the moves searched with it that
         // were not best, each pulling the value towards +-HIST_MAX ("gravity", so that
-        // values stay bounded and old ones fade). Against the former bonus-only history
-        // (values up to 2^20, which outweighed every pattern score in the ordering) this
-        // scored +110 Elo in freestyle, +74 in standard and +63 in renju (72 games each at
-        // 100 ms per move) and cut the first-move failures at cut nodes by half.
+        // values stay bounded and old ones fade). Against a bonus-only history (values up
+        // to 2^20, which outweigh every pattern score in the ordering) this scores +110 Elo
+        // in freestyle, +74 in standard and +63 in renju (72 games each at 100 ms per move)
+        // and halves the first-move failures at cut nodes.
         let dp = depth / PLY;
         let bonus = (dp * dp * 16 + 32).min(HIST_BONUS_MAX);
         let hist = &self.history.0[us.index()];

@@ -19,10 +19,9 @@ pub(super) struct MoveOrdering {
 ///
 /// Each thread has its own. A thread joining a shared node of Young Brothers Wait copies the
 /// owner's, so that it orders and reduces the node's moves as the owner would; what it learns
-/// there stays its own. Until the fifteenth session the threads shared one table
-/// (`shared_history`): both threads writing it cost the pair 0.5-2% of their nodes/s, and the
-/// copy searches as many nodes. 2-thread bench ratio over 135 interleaved single runs: mean
-/// 1.514x against 1.491x.
+/// there stays its own. One table shared by the threads (`shared_history`) costs the pair
+/// 0.5-2% of their nodes/s for as many nodes (2-thread bench ratio over 135 interleaved single
+/// runs: mean 1.491x, against 1.514x with the copy).
 pub(crate) struct History(pub(super) [[AtomicI32; NUM_CELLS]; 2]);
 
 impl History {
