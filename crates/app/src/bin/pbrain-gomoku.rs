@@ -15,7 +15,7 @@ fn main() -> ExitCode {
                 println!(
                     "pbrain-gomoku {}: a Gomoku / Renju engine speaking the Gomocup pbrain \
                      protocol on standard input and output.\nStart it without arguments from a \
-                     manager or GUI (Piskvork, Yixin-Board, c-gomoku-cli); see the README.",
+                     manager or GUI (Piskvork, Yixin-Board, c-gomoku-cli); see docs/protocol.md.",
                     env!("CARGO_PKG_VERSION")
                 );
                 return ExitCode::SUCCESS;
