@@ -1300,8 +1300,18 @@ mod train {
         let out = dir.join(format!("{rule}.txt"));
         let path = out.to_str().expect("utf-8").to_string();
         let o = gomoku(&[
-            "selfplay", "--rule", rule, "--games", games, "--nodes", "1500", "--seed", "3",
-            "--out", &path, "--no-progress",
+            "selfplay",
+            "--rule",
+            rule,
+            "--games",
+            games,
+            "--nodes",
+            "1500",
+            "--seed",
+            "3",
+            "--out",
+            &path,
+            "--no-progress",
         ]);
         assert!(o.status.success(), "{}", stderr(&o));
         path
@@ -1329,7 +1339,13 @@ mod train {
                 .split_whitespace()
                 .find_map(|kv| kv.strip_prefix("values="))
                 .expect("values=");
-            let moves = line.split('|').next().expect("moves").split_whitespace().count() - 2;
+            let moves = line
+                .split('|')
+                .next()
+                .expect("moves")
+                .split_whitespace()
+                .count()
+                - 2;
             assert_eq!(values.split(',').count(), moves - opening, "{line}");
         }
         // the same seed and game numbers play the same games
@@ -1346,8 +1362,17 @@ mod train {
         let model_s = model.to_str().expect("utf-8");
         let run = || {
             json(&gomoku(&[
-                "train", &games, "--iterations", "60", "--policy-iterations", "30",
-                "--valid-every", "4", "--out", model_s, "--json",
+                "train",
+                &games,
+                "--iterations",
+                "60",
+                "--policy-iterations",
+                "30",
+                "--valid-every",
+                "4",
+                "--out",
+                model_s,
+                "--json",
             ]))
         };
         let v = run();
@@ -1357,19 +1382,32 @@ mod train {
         assert!(r["training_positions"].as_u64().expect("count") > 50, "{v}");
         let [before, after] = [0, 1].map(|i| r["training_loss"][i].as_f64().expect("loss"));
         assert!(after < before, "{before} -> {after}");
-        let [ce0, ce1] =
-            [0, 1].map(|i| r["policy"]["validation_cross_entropy"][i].as_f64().expect("ce"));
+        let [ce0, ce1] = [0, 1].map(|i| {
+            r["policy"]["validation_cross_entropy"][i]
+                .as_f64()
+                .expect("ce")
+        });
         assert!(ce0.is_finite() && ce1.is_finite(), "{v}");
         let bytes = std::fs::read(&model).expect("model written");
         // deterministic: the same corpus and options write the same model
         run();
         assert_eq!(std::fs::read(&model).expect("model"), bytes);
         // the engine searches with it (and refuses a file that is not a model)
-        let o = gomoku_env(&["think", "--depth", "4", "h8"], &[("GOMOKU_EVAL_MODEL", model_s)]);
+        let o = gomoku_env(
+            &["think", "--depth", "4", "h8"],
+            &[("GOMOKU_EVAL_MODEL", model_s)],
+        );
         assert!(o.status.success(), "{}", stderr(&o));
-        let o = gomoku_env(&["think", "--depth", "4", "h8"], &[("GOMOKU_EVAL_MODEL", &games)]);
+        let o = gomoku_env(
+            &["think", "--depth", "4", "h8"],
+            &[("GOMOKU_EVAL_MODEL", &games)],
+        );
         assert!(!o.status.success());
-        assert!(stderr(&o).contains("not an evaluation model"), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("not an evaluation model"),
+            "{}",
+            stderr(&o)
+        );
     }
 
     #[test]
@@ -1397,21 +1435,45 @@ mod train {
         let err = stderr(&o);
         assert!(err.contains("mixed.txt:1: skipped: no result="), "{err}");
         assert!(err.contains("mixed.txt:2: skipped:"), "{err}");
-        assert!(err.contains("result=maybe is not black, white or draw"), "{err}");
+        assert!(
+            err.contains("result=maybe is not black, white or draw"),
+            "{err}"
+        );
         assert!(err.contains("values: 'x' is not a number"), "{err}");
         assert!(stdout(&o).contains("4 lines skipped"), "{}", stdout(&o));
 
         let none = dir.path().join("none.txt");
         std::fs::write(&none, "15 freestyle h8 i9 | result=black\n").expect("write");
         let cases: Vec<(Vec<String>, &str)> = vec![
-            (vec![none.display().to_string()], "no freestyle position to train on"),
+            (
+                vec![none.display().to_string()],
+                "no freestyle position to train on",
+            ),
             (vec!["no/such/file.txt".into()], "reading the corpus"),
-            (vec![sample(), "--learning-rate".into(), "0".into()], "--learning-rate 0"),
-            (vec![sample(), "--regularization".into(), "NaN".into()], "--regularization NaN"),
-            (vec![sample(), "--result-weight".into(), "2".into()], "--result-weight 2"),
-            (vec![sample(), "--iterations".into(), "0".into()], "iterations"),
-            (vec![sample(), "--valid-every".into(), "1".into()], "--valid-every 1"),
-            (vec![sample(), "--from".into(), sample()], "not an evaluation model"),
+            (
+                vec![sample(), "--learning-rate".into(), "0".into()],
+                "--learning-rate 0",
+            ),
+            (
+                vec![sample(), "--regularization".into(), "NaN".into()],
+                "--regularization NaN",
+            ),
+            (
+                vec![sample(), "--result-weight".into(), "2".into()],
+                "--result-weight 2",
+            ),
+            (
+                vec![sample(), "--iterations".into(), "0".into()],
+                "iterations",
+            ),
+            (
+                vec![sample(), "--valid-every".into(), "1".into()],
+                "--valid-every 1",
+            ),
+            (
+                vec![sample(), "--from".into(), sample()],
+                "not an evaluation model",
+            ),
         ];
         for (args, says) in cases {
             let mut all = vec!["train"];
@@ -1423,6 +1485,10 @@ mod train {
         let o = gomoku(&["selfplay", "--games", "0", "--out", "x.txt"]);
         assert!(!o.status.success());
         let o = gomoku(&["selfplay", "--opening-stones", "5,2", "--out", "x.txt"]);
-        assert!(stderr(&o).contains("need 1 <= MIN <= MAX"), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("need 1 <= MIN <= MAX"),
+            "{}",
+            stderr(&o)
+        );
     }
 }
