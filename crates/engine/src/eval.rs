@@ -413,8 +413,14 @@ impl EvalModel {
                     let line_sum: i32 = pats.iter().map(|&q| p.pattern_value[q as usize]).sum();
                     let v = line_sum + p.pattern4_value[class as usize];
                     m.set_value(rule, colour, code, sat(v));
-                    let att: i32 = pats.iter().map(|&q| p.pattern_attack_score[q as usize]).sum();
-                    let def: i32 = pats.iter().map(|&q| p.pattern_defend_score[q as usize]).sum();
+                    let att: i32 = pats
+                        .iter()
+                        .map(|&q| p.pattern_attack_score[q as usize])
+                        .sum();
+                    let def: i32 = pats
+                        .iter()
+                        .map(|&q| p.pattern_defend_score[q as usize])
+                        .sum();
                     let i = Self::value_at(rule, colour, code);
                     m.attack[i] = sat(p.attack_score[class as usize] + att);
                     m.defend[i] = sat(p.defend_score[class as usize] + def);
@@ -623,7 +629,10 @@ mod tests {
     fn bad_model_files_are_refused() {
         let p = EvalParams::default();
         assert_eq!(EvalModel::from_bytes(b"", &p), Err(ModelError::BadMagic));
-        assert_eq!(EvalModel::from_bytes(b"GMKEVAL0........", &p), Err(ModelError::BadMagic));
+        assert_eq!(
+            EvalModel::from_bytes(b"GMKEVAL0........", &p),
+            Err(ModelError::BadMagic)
+        );
         let mut bytes = EvalModel::embedded().to_bytes();
         bytes.pop();
         assert!(matches!(
@@ -648,7 +657,10 @@ mod tests {
                 continue;
             }
             let class = combine(Rule::Freestyle, Color::Black, *pats);
-            let want: i32 = pats.iter().map(|&q| p.pattern_value[q as usize]).sum::<i32>()
+            let want: i32 = pats
+                .iter()
+                .map(|&q| p.pattern_value[q as usize])
+                .sum::<i32>()
                 + p.pattern4_value[class as usize];
             assert_eq!(t.value[0][code], want);
         }

@@ -12,8 +12,6 @@
 #![deny(missing_docs)]
 
 pub mod board;
-// Not checked by `cargo fmt` while its rewrite is under way: remove once it is formatted.
-#[rustfmt::skip]
 pub mod eval;
 pub mod game;
 pub mod notation;
@@ -24,8 +22,6 @@ pub mod rng;
 pub mod search;
 pub mod solver;
 pub mod study;
-// Not checked by `cargo fmt` while its rewrite is under way: remove once it is formatted.
-#[rustfmt::skip]
 pub mod train;
 pub mod types;
 pub mod vcf;

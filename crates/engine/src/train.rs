@@ -104,10 +104,20 @@ impl Layout {
         let r = |x: f64| x.round().clamp(-30_000.0, 30_000.0) as i16;
         for colour in Color::BOTH {
             for pcode in 0..NUM_PCODES {
-                model.set_value(self.rule, colour, pcode, r(w[self.value_index(colour, pcode)]));
+                model.set_value(
+                    self.rule,
+                    colour,
+                    pcode,
+                    r(w[self.value_index(colour, pcode)]),
+                );
             }
             for mask in 0..NUM_THREAT_MASKS {
-                model.set_threat(self.rule, colour, mask, r(w[self.threat_index(colour, mask)]));
+                model.set_threat(
+                    self.rule,
+                    colour,
+                    mask,
+                    r(w[self.threat_index(colour, mask)]),
+                );
             }
         }
         model.fix_constants();
@@ -403,9 +413,7 @@ pub fn train(
     let (mut m, mut v) = (vec![0.0; n_params], vec![0.0; n_params]);
     let (b1, b2) = (0.9f64, 0.999f64);
     let n = d.len() as f64;
-    let targets: Vec<f64> = (0..d.len())
-        .map(|i| target(d, i, opts))
-        .collect();
+    let targets: Vec<f64> = (0..d.len()).map(|i| target(d, i, opts)).collect();
     let mut g = vec![0.0; n_params];
     for it in 1..=opts.iterations {
         g.iter_mut().for_each(|x| *x = 0.0);
@@ -512,8 +520,18 @@ impl PolicyLayout {
         let r = |x: f64| x.round().clamp(-30_000.0, 30_000.0) as i16;
         for colour in Color::BOTH {
             for pcode in 0..NUM_PCODES {
-                model.set_attack(self.rule, colour, pcode, r(w[self.attack_index(colour, pcode)]));
-                model.set_defend(self.rule, colour, pcode, r(w[self.defend_index(colour, pcode)]));
+                model.set_attack(
+                    self.rule,
+                    colour,
+                    pcode,
+                    r(w[self.attack_index(colour, pcode)]),
+                );
+                model.set_defend(
+                    self.rule,
+                    colour,
+                    pcode,
+                    r(w[self.defend_index(colour, pcode)]),
+                );
             }
         }
         model.fix_constants();
@@ -567,8 +585,10 @@ impl PolicyData {
             if p == m {
                 chosen = Some((self.attack.len() - at) as u32);
             }
-            self.attack.push(layout.attack_index(us, b.pcode(p, us)) as u16);
-            self.defend.push(layout.defend_index(them, b.pcode(p, them)) as u16);
+            self.attack
+                .push(layout.attack_index(us, b.pcode(p, us)) as u16);
+            self.defend
+                .push(layout.defend_index(them, b.pcode(p, them)) as u16);
         });
         match chosen {
             Some(c) if self.attack.len() - at >= 2 => {
@@ -719,10 +739,11 @@ pub fn train_policy(
 mod tests {
     use super::*;
     use crate::eval::evaluate;
+    use crate::rng::Rng;
 
     fn random_game(rule: Rule, seed: u64, plies: usize) -> Vec<Pos> {
         let mut b = Board::new(15, rule).expect("board");
-        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut rng = crate::rng::XorShift64::from_seed(seed);
         let mut moves = vec![Pos::new(7, 7)];
         b.play(Pos::new(7, 7));
         while moves.len() < plies {
@@ -733,10 +754,7 @@ mod tests {
             if cands.is_empty() {
                 break;
             }
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let m = cands[(x % cands.len() as u64) as usize];
+            let m = cands[rng.below(cands.len())];
             if us == Color::Black && rule == Rule::Renju && b.is_forbidden(m) {
                 continue;
             }
@@ -764,7 +782,10 @@ mod tests {
                     d.push_row(&mut row, 0.5, f32::NAN);
                     let model = d.eval(d.len() - 1, &w);
                     let e = f64::from(evaluate(&b));
-                    assert!((model - e).abs() <= 1.0, "{rule:?} {moves:?}: {model} vs {e}");
+                    assert!(
+                        (model - e).abs() <= 1.0,
+                        "{rule:?} {moves:?}: {model} vs {e}"
+                    );
                     checked += 1;
                 }
                 assert_eq!(b.moves(), &moves[..], "the board is left as it was");

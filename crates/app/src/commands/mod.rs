@@ -8,12 +8,8 @@ pub mod pbrain;
 pub mod play;
 pub mod position;
 pub mod review;
-// Not checked by `cargo fmt` while its rewrite is under way: remove once it is formatted.
-#[rustfmt::skip]
 pub mod selfplay;
 pub mod serve;
 pub mod solve;
 pub mod think;
-// Not checked by `cargo fmt` while its rewrite is under way: remove once it is formatted.
-#[rustfmt::skip]
 pub mod train;

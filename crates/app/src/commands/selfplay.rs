@@ -12,6 +12,7 @@ use gomoku_engine::search::score::WIN_MIN;
 use gomoku_engine::{
     Color, Engine, EngineConfig, Game, GameResult, Limits, Pos, Rule, SearchOptions,
 };
+use gomoku_engine::rng::{Rng, SplitMix64};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;
@@ -61,29 +62,18 @@ fn parse_range(s: &str) -> Result<(usize, usize), String> {
     let (a, b) = s
         .split_once(',')
         .ok_or_else(|| format!("'{s}': expected MIN,MAX"))?;
-    let a: usize = a.trim().parse().map_err(|_| format!("'{s}': MIN must be a number"))?;
-    let b: usize = b.trim().parse().map_err(|_| format!("'{s}': MAX must be a number"))?;
+    let a: usize = a
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}': MIN must be a number"))?;
+    let b: usize = b
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}': MAX must be a number"))?;
     if a == 0 || a > b || b > 20 {
         return Err(format!("'{s}': need 1 <= MIN <= MAX <= 20"));
     }
     Ok((a, b))
-}
-
-/// SplitMix64: a small deterministic generator for the openings.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 /// One finished game of the corpus.
@@ -96,10 +86,13 @@ struct Played {
 
 /// A random opening of `stones` stones: the first near the centre, each later one within two
 /// points of a stone already placed; no five, no forbidden point, no stone that makes a four.
-fn random_opening(rng: &mut SplitMix, size: usize, rule: Rule, stones: usize) -> Option<Game> {
+fn random_opening(rng: &mut SplitMix64, size: usize, rule: Rule, stones: usize) -> Option<Game> {
     let mut game = Game::new(size, rule).ok()?;
     let c = (size / 2) as i32;
-    let first = Pos::new((c - 2 + rng.below(5) as i32) as usize, (c - 2 + rng.below(5) as i32) as usize);
+    let first = Pos::new(
+        (c - 2 + rng.below(5) as i32) as usize,
+        (c - 2 + rng.below(5) as i32) as usize,
+    );
     game.play(first).ok()?;
     let mut tries = 0;
     while game.board().stone_count() < stones {
@@ -132,7 +125,7 @@ fn random_opening(rng: &mut SplitMix, size: usize, rule: Rule, stones: usize) ->
 fn play_game(args: &Args, number: usize, engine: &mut Engine) -> Option<Played> {
     let rule = args.board.rule();
     let size = args.board.size;
-    let mut rng = SplitMix(args.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ number as u64);
+    let mut rng = SplitMix64::new(args.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ number as u64);
     let stop = AtomicBool::new(false);
     let limits = Limits {
         nodes: Some(args.nodes),

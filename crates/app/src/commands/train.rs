@@ -15,6 +15,7 @@ use gomoku_engine::train::{
     CorpusGame, Dataset, Layout, PolicyData, PolicyLayout, TrainOptions,
 };
 use gomoku_engine::{Color, Rule};
+use gomoku_engine::rng::{Rng, XorShift64};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -146,26 +147,29 @@ fn corpus_game(rec: &Record, skip_plies: usize) -> Result<CorpusGame, String> {
 /// The order in which games are dealt to training and validation: a shuffle by `seed`.
 fn deal_order(n: usize, seed: u64) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    for i in (1..n).rev() {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        order.swap(i, (x % (i as u64 + 1)) as usize);
-    }
+    XorShift64::from_seed(seed).shuffle(&mut order);
     order
 }
 
 fn check(args: &Args) -> Result<()> {
     let ok = |v: f64, lo: f64, hi: f64| v.is_finite() && v >= lo && v <= hi;
     if !ok(args.learning_rate, 1e-9, 1000.0) {
-        bail!("--learning-rate {}: expected a number above 0 and at most 1000", args.learning_rate);
+        bail!(
+            "--learning-rate {}: expected a number above 0 and at most 1000",
+            args.learning_rate
+        );
     }
     if !ok(args.regularization, 0.0, 1.0) {
-        bail!("--regularization {}: expected a number from 0 to 1", args.regularization);
+        bail!(
+            "--regularization {}: expected a number from 0 to 1",
+            args.regularization
+        );
     }
     if !ok(args.result_weight, 0.0, 1.0) {
-        bail!("--result-weight {}: expected a number from 0 to 1", args.result_weight);
+        bail!(
+            "--result-weight {}: expected a number from 0 to 1",
+            args.result_weight
+        );
     }
     if args.valid_every == 1 {
         bail!("--valid-every 1 would hold out every game: use 0 for no validation, or 2 or more");
@@ -213,8 +217,11 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let mut reports = Vec::new();
     for rule in gomoku_engine::eval::MODEL_RULES {
-        let of_rule: Vec<&CorpusGame> =
-            games.iter().filter(|(r, _)| *r == rule).map(|(_, g)| g).collect();
+        let of_rule: Vec<&CorpusGame> = games
+            .iter()
+            .filter(|(r, _)| *r == rule)
+            .map(|(_, g)| g)
+            .collect();
         if of_rule.is_empty() {
             continue;
         }
@@ -353,7 +360,10 @@ pub fn run(args: &Args) -> Result<()> {
             r.training_loss[0], r.training_loss[1]
         );
         if let (Some(v), Some(vr)) = (r.validation_loss, r.validation_result_loss) {
-            println!("  validation {:.6} -> {:.6}; against results alone {:.6} -> {:.6}", v[0], v[1], vr[0], vr[1]);
+            println!(
+                "  validation {:.6} -> {:.6}; against results alone {:.6} -> {:.6}",
+                v[0], v[1], vr[0], vr[1]
+            );
         }
         if let Some(p) = &r.policy {
             println!(
