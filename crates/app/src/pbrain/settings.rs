@@ -17,7 +17,11 @@ pub const UNLIMITED_TIME_LEFT: i64 = 2_147_483_647;
 /// Smallest and largest safety margin kept off every deadline: pipes, the manager's clock and
 /// a busy machine all cost time we do not see.
 const MIN_MARGIN_MS: u64 = 15;
-const MAX_MARGIN_MS: u64 = 500;
+const MAX_MARGIN_MS: u64 = 300;
+/// The margin is this fraction (1/n) of the tighter limit, within the bounds above: 40 ms of a
+/// 1 s turn. A turn's unspent time is lost, and the search stops within a few milliseconds of
+/// its deadline.
+const MARGIN_DIVISOR: u64 = 25;
 
 /// Settings from `INFO` lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,7 +149,7 @@ pub struct TimeBudget {
 }
 
 impl TimeBudget {
-    /// The safety margin for this budget: an eighth of the tighter limit, within bounds.
+    /// The safety margin for this budget: a 25th of the tighter limit, within bounds.
     #[must_use]
     pub fn margin_ms(&self) -> u64 {
         if self.turn_ms == 0 {
@@ -154,7 +158,7 @@ impl TimeBudget {
         let tight = self
             .game_left_ms
             .map_or(self.turn_ms, |g| g.min(self.turn_ms));
-        (tight / 8).clamp(MIN_MARGIN_MS, MAX_MARGIN_MS)
+        (tight / MARGIN_DIVISOR).clamp(MIN_MARGIN_MS, MAX_MARGIN_MS)
     }
 
     /// The search limits once `waited_ms` of the budget have already gone (the command waited
