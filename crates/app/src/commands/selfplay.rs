@@ -8,11 +8,11 @@
 
 use anyhow::{bail, Context, Result};
 use gomoku_engine::notation::format_moves;
+use gomoku_engine::rng::{Rng, SplitMix64};
 use gomoku_engine::search::score::WIN_MIN;
 use gomoku_engine::{
     Color, Engine, EngineConfig, Game, GameResult, Limits, Pos, Rule, SearchOptions,
 };
-use gomoku_engine::rng::{Rng, SplitMix64};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;

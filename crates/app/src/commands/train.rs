@@ -9,13 +9,13 @@
 use anyhow::{bail, Context, Result};
 use gomoku_engine::eval::{EvalModel, EvalParams};
 use gomoku_engine::record::Record;
+use gomoku_engine::rng::{Rng, XorShift64};
 use gomoku_engine::search::score::WIN;
 use gomoku_engine::train::{
     fit_policy_scale, fit_scale, game_policy, game_rows, loss, policy_loss, train, train_policy,
     CorpusGame, Dataset, Layout, PolicyData, PolicyLayout, TrainOptions,
 };
 use gomoku_engine::{Color, Rule};
-use gomoku_engine::rng::{Rng, XorShift64};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::path::PathBuf;
