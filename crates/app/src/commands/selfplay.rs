@@ -7,6 +7,7 @@
 //! node budget), so a corpus can be made again or extended with other game numbers.
 
 use anyhow::{bail, Context, Result};
+use gomoku_engine::eval::{EvalModel, EvalParams};
 use gomoku_engine::notation::format_moves;
 use gomoku_engine::rng::{Rng, SplitMix64};
 use gomoku_engine::search::score::WIN_MIN;
@@ -54,6 +55,10 @@ pub struct Args {
     /// Transposition table of each game's engine, in MB.
     #[arg(long, default_value_t = 16)]
     pub hash_mb: usize,
+    /// Play with the hand-set formula's evaluation (the training's prior) instead of the
+    /// compiled-in model, so that the corpus does not depend on the model it will replace.
+    #[arg(long)]
+    pub formula: bool,
     /// Output file (appended to).
     #[arg(long)]
     pub out: PathBuf,
@@ -237,6 +242,10 @@ fn line_of(args: &Args, number: usize, g: &Played) -> String {
     )
 }
 
+fn formula_model() -> EvalModel {
+    EvalModel::from_params(&EvalParams::default())
+}
+
 /// Runs `gomoku selfplay`.
 ///
 /// # Errors
@@ -244,6 +253,12 @@ fn line_of(args: &Args, number: usize, g: &Played) -> String {
 pub fn run(args: &Args) -> Result<()> {
     if args.games == 0 || args.concurrency == 0 || args.nodes == 0 {
         bail!("--games, --concurrency and --nodes must be at least 1");
+    }
+    if args.formula {
+        let formula = EvalModel::from_params(&EvalParams::default());
+        if EvalModel::install(formula).is_err() && EvalModel::active() != &formula_model() {
+            bail!("--formula: another evaluation model is already in use (GOMOKU_EVAL_MODEL?)");
+        }
     }
     let file = std::fs::OpenOptions::new()
         .create(true)
