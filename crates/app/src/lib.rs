@@ -13,5 +13,6 @@ pub mod pbrain;
 mod prop_support;
 pub mod psq;
 pub mod review_json;
+pub mod sgf;
 pub mod stats;
 pub mod web;
