@@ -6,7 +6,7 @@
 //!
 //! | request | does |
 //! |---|---|
-//! | `POST /api/games` | new game: `rule`, `size`, `black`/`white` (`person`/`engine`), `level`, `time_ms`, `position` or `psq`, `opening` (`free` or `swap2`), `clock_ms` and `increment_ms` (a game clock) |
+//! | `POST /api/games` | new game: `rule`, `size`, `black`/`white` (`person`/`engine`), `level`, `time_ms`, `position`, `psq` or `sgf`, `opening` (`free` or `swap2`), `clock_ms` and `increment_ms` (a game clock) |
 //! | `GET /api/games/{id}` | the state |
 //! | `DELETE /api/games/{id}` | ends the game |
 //! | `POST /api/games/{id}/move` | `{"move": "h8"}` (or `"7,7"`), optional `"color"` |
@@ -17,7 +17,9 @@
 //! | `POST /api/games/{id}/analyze` | `{"on": true}` (the default) or `false`: analysis mode, every candidate's exact value whenever the engine is idle |
 //! | `POST /api/games/{id}/resign`, `/swap` | resign (optional `color`) / exchange sides |
 //! | `POST /api/games/{id}/settings` | `level`, `time_ms` |
-//! | `GET /api/games/{id}/export?format=position\|psq\|diagram\|record` | the game as text |
+//! | `POST /api/games/{id}/goto` | `{"node": 7}`: shows a node of the game's tree (a move played there starts a new line) |
+//! | `POST /api/games/{id}/branch` | `{"node": 7, "action": "promote" \| "delete"}`: the line through the node becomes the main line, or goes |
+//! | `GET /api/games/{id}/export?format=position\|psq\|diagram\|record\|sgf` | the game as text (`sgf`: the whole tree) |
 //! | `GET /api/games/{id}/events` | server-sent events: `state`, `info` (search progress), `closed` |
 //!
 //! Before any handler, [`guard`] refuses requests from other sites or for other host names,
@@ -29,6 +31,7 @@ pub mod error;
 pub mod games;
 pub mod guard;
 mod sse;
+mod tree_api;
 
 pub use error::ApiError;
 pub use games::{Games, ServerConfig};
@@ -92,6 +95,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/review", post(api::review))
         .route("/api/games/{id}/solve", post(api::solve))
         .route("/api/games/{id}/settings", post(api::settings))
+        .route("/api/games/{id}/goto", post(tree_api::goto))
+        .route("/api/games/{id}/branch", post(tree_api::branch))
         .route("/api/games/{id}/export", get(api::export))
         .route("/api/games/{id}/events", get(sse::events))
         .fallback(api::not_found)
