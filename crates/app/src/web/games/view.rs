@@ -74,6 +74,9 @@ pub(super) struct PlayersView {
 pub(super) struct TreeView {
     /// The node of the position on the board.
     pub(super) current: NodeId,
+    /// The earliest node one may go back to: the start, or the last stone of a swap2
+    /// opening (the current node while the opening lasts).
+    pub(super) first: NodeId,
     /// The nodes, the start position (id 0, no move) first.
     pub(super) nodes: Vec<NodeView>,
 }
@@ -197,8 +200,18 @@ impl Slot {
             )
             .collect();
         let proof_here = proofs[path.len()];
+        let first = if self.opening.is_some() {
+            here
+        } else if self.opening_plies > start {
+            path.get(self.opening_plies - start - 1)
+                .copied()
+                .unwrap_or(here)
+        } else {
+            ROOT
+        };
         let tree = TreeView {
             current: here,
+            first,
             nodes: self
                 .tree
                 .nodes()
