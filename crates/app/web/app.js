@@ -62,7 +62,7 @@
 
   const WIN = 30000, WIN_MIN = 29000;
   function other(c) { return c === 'black' ? 'white' : 'black'; }
-  function winScale() { return (game && game.win_scale) || 200; }
+  function winScale() { return (game && game.win_scale) || 180; }
   // Black's expected score (0 to 1) for a value `score` of `color`.
   function blackChance(score, color) {
     const v = color === 'black' ? score : -score;
@@ -481,9 +481,11 @@
   }
 
   // The colour of a chance of the side to move on the heat map: red (lost) through yellow
-  // (even) to green (won).
+  // (even) to green (won), steeper near even, where the candidates of a game mostly are.
   function heatColor(chance) {
-    const hue = Math.round(120 * Math.max(0, Math.min(1, chance)));
+    const c = Math.max(0, Math.min(1, chance));
+    const steep = Math.tanh(5 * (c - 0.5)) / Math.tanh(2.5);
+    const hue = Math.round(60 + 60 * steep);
     return `hsl(${hue}, 80%, 45%)`;
   }
 
@@ -835,15 +837,18 @@
     if (pending === point) parts.push(c ? t('confirm.again') : t('confirm.tap', { point }));
     if (!parts.length) return;
     const text = parts.join(' · ');
+    // at least 14 pixels high on the screen, however small the board is drawn
+    const unit = Math.max(1, 14 / (cellPx() / CELL) / 15);
+    const font = 15 * unit;
     // above the point, or below it on the top rows; inside the board
-    const y = p.y < 2 ? px(p.y) + CELL * 1.0 : px(p.y) - CELL * 0.8;
-    const width = [...text].reduce((w, ch) => w + (ch.charCodeAt(0) > 255 ? 15 : 8.4), 16);
+    const y = p.y < 2 ? px(p.y) + CELL * 0.6 + font : px(p.y) - CELL * 0.5 - font * 0.4;
+    const width = [...text].reduce((w, ch) => w + (ch.charCodeAt(0) > 255 ? 15 : 8.4) * unit, 16 * unit);
     const right = MARGIN * 2 + CELL * (game.size - 1);
     const x = Math.max(width / 2 + 2, Math.min(right - width / 2 - 2, px(p.x)));
     layer.dataset.point = point;
     layer.dataset.text = text;
-    layer.appendChild(el('rect', { x: x - width / 2, y: y - 15, width, height: 25, rx: 6 }));
-    layer.appendChild(el('text', { x, y: y + 3, 'text-anchor': 'middle' }, text));
+    layer.appendChild(el('rect', { x: x - width / 2, y: y - font, width, height: font * 1.65, rx: 6 * unit }));
+    layer.appendChild(el('text', { x, y: y + font * 0.2, 'text-anchor': 'middle', 'font-size': font }, text));
   }
 
   // The engine's line from the position on the board: the PV of the search shown, past the

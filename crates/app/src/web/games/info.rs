@@ -13,11 +13,12 @@ pub const CANDIDATES: usize = 12;
 
 /// The scale `K` of the winning chance of an evaluation `v` (for the side it is of): the
 /// expected score `1 / (1 + exp(-v / K))`, 50% at 0 and 73% at `K`. It is the logistic curve
-/// that `gomoku train` fits to the results of self-play games under the engine's evaluation
-/// (its `scale K` line): 173 (freestyle) and 125 (renju) on 100 games at 5,000 nodes a move,
-/// about 200 on the project's larger corpora. One value for every rule, so that the same
-/// value reads as the same chance everywhere on the board.
-pub const WIN_SCALE: f64 = 200.0;
+/// `gomoku train` fits to the results of self-play games under the engine's evaluation (its
+/// `scale K` line). On 200 games a rule, `gomoku selfplay --games 200 --nodes 20000 --seed 7`
+/// (`--rule renju` for renju), it fitted 173 for freestyle and 185 for renju; 180 is their
+/// mean, rounded. One value for every rule, so that a value reads as the same chance
+/// everywhere on the board.
+pub const WIN_SCALE: f64 = 180.0;
 
 /// A search shorter than this reports no speed: a few nodes in a millisecond or two say
 /// nothing about nodes per second.
