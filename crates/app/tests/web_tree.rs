@@ -170,7 +170,9 @@ mod variations {
     #[tokio::test]
     async fn a_move_after_an_undo_starts_a_line_and_the_old_one_can_be_shown_again() {
         let (app, _) = router();
-        let (id, _) = two_people(&app, "h8 h9 i8 i9").await;
+        let (id, v) = two_people(&app, "h8 h9 i8 i9").await;
+        // the scale of the page's winning chances
+        assert_eq!(v["win_scale"], gomoku_app::web::games::WIN_SCALE);
         let (s, v) = post(&app, &format!("/api/games/{id}/undo"), json!({})).await;
         assert_eq!(s, StatusCode::OK, "{v}");
         assert_eq!(
