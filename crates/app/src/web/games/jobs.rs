@@ -415,7 +415,9 @@ impl Slot {
     /// Publishes live progress of search `job`.
     fn progress(&mut self, job: u64, info: EngineInfo) {
         if self.job.as_ref().is_some_and(|j| j.id == job) {
-            if let Ok(json) = serde_json::to_string(&info) {
+            // the page shows what the state would: a proof from up the game included
+            let shown = info.with_proof(self.proof_here());
+            if let Ok(json) = serde_json::to_string(&shown) {
                 let _ = self.tx.send(ServerEvent::Info(json.into()));
             }
             self.live = Some(info);

@@ -5,6 +5,7 @@
 use super::tree::{NodeId, ROOT};
 use super::{MoveRecord, Slot};
 use crate::web::error::ApiError;
+use gomoku_engine::search::score::Score;
 use serde::Deserialize;
 
 /// The body of `POST /api/games/{id}/goto`.
@@ -44,6 +45,13 @@ impl Slot {
             .into_iter()
             .filter_map(|n| self.tree.get(n).map(|n| &n.rec))
             .collect()
+    }
+
+    /// The proven value of the position on the board for the side to move: its own, or the
+    /// one it inherits from up the game ([`super::tree::Tree::proofs`]).
+    pub(super) fn proof_here(&self) -> Option<Score> {
+        let path = self.tree.path(self.tree.current());
+        self.tree.proofs(&path).last().copied().flatten()
     }
 
     /// Takes back the last move; the line it was on stays, for redo. Returns the node left,
