@@ -68,15 +68,37 @@ pub struct Args {
     /// Pull of the move-ordering scores towards the starting model's.
     #[arg(long, default_value_t = 1e-7)]
     pub policy_regularization: f64,
+    /// `RULE=FROM`: a rule without games of its own trains on FROM's games, replayed under
+    /// its own rule (e.g. `standard=freestyle`: the two differ only in overlines). Repeatable.
+    #[arg(long, value_name = "RULE=FROM", value_parser = parse_borrow)]
+    pub borrow: Vec<(Rule, Rule)>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+fn parse_borrow(s: &str) -> Result<(Rule, Rule), String> {
+    let (to, from) = s
+        .split_once('=')
+        .ok_or_else(|| format!("'{s}': expected RULE=FROM, e.g. standard=freestyle"))?;
+    let rule = |name: &str| {
+        name.trim()
+            .parse::<Rule>()
+            .map_err(|_| format!("'{name}' is not a rule (freestyle, standard or renju)"))
+    };
+    let (to, from) = (rule(to)?, rule(from)?);
+    if to == from {
+        return Err(format!("'{s}': a rule cannot borrow its own games"));
+    }
+    Ok((to, from))
 }
 
 #[derive(Serialize)]
 struct RuleReport {
     rule: &'static str,
     games: usize,
+    /// The rule whose games were used (another rule's under `--borrow`).
+    games_of: &'static str,
     training_positions: usize,
     validation_positions: usize,
     scale: f64,
@@ -219,9 +241,15 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let mut reports = Vec::new();
     for rule in gomoku_engine::eval::MODEL_RULES {
+        let mut source = rule;
+        if !games.iter().any(|(r, _)| *r == rule) {
+            if let Some(&(_, from)) = args.borrow.iter().find(|(to, _)| *to == rule) {
+                source = from;
+            }
+        }
         let of_rule: Vec<&CorpusGame> = games
             .iter()
-            .filter(|(r, _)| *r == rule)
+            .filter(|(r, _)| *r == source)
             .map(|(_, g)| g)
             .collect();
         if of_rule.is_empty() {
@@ -326,6 +354,7 @@ pub fn run(args: &Args) -> Result<()> {
         reports.push(RuleReport {
             rule: rule.name(),
             games: of_rule.len(),
+            games_of: source.name(),
             training_positions: tr.len(),
             validation_positions: va.len(),
             scale: k,
@@ -353,8 +382,13 @@ pub fn run(args: &Args) -> Result<()> {
         return Ok(());
     }
     for r in &report.rules {
+        let borrowed = if r.games_of == r.rule {
+            String::new()
+        } else {
+            format!(" of {}", r.games_of)
+        };
         println!(
-            "{}: {} games; positions {} training, {} validation; scale K {}",
+            "{}: {} games{borrowed}; positions {} training, {} validation; scale K {}",
             r.rule, r.games, r.training_positions, r.validation_positions, r.scale
         );
         println!(
