@@ -84,7 +84,11 @@ fn parse_borrow(s: &str) -> Result<(Rule, Rule), String> {
     let rule = |name: &str| {
         name.trim()
             .parse::<Rule>()
-            .map_err(|_| format!("'{name}' is not a rule (freestyle, standard or renju)"))
+            .ok()
+            .filter(|r| gomoku_engine::eval::MODEL_RULES.contains(r))
+            .ok_or_else(|| {
+                format!("'{name}' is not a rule with a model (freestyle, standard or renju)")
+            })
     };
     let (to, from) = (rule(to)?, rule(from)?);
     if to == from {
