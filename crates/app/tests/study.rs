@@ -1452,7 +1452,8 @@ mod train {
             "15 freestyle h8 i9 | set=x\n\
              15 freestyle h8 h8 | result=black\n\
              15 freestyle h8 i9 | result=maybe\n\
-             15 freestyle h8 i9 i8 | result=black values=1,x\n{}",
+             15 freestyle h8 i9 i8 | result=black values=1,x\n\
+             15 freestyle h8 i9 i8 j8 | result=black opening=2 values=1,2\n{}",
             games.lines().take(20).collect::<Vec<_>>().join("\n")
         );
         std::fs::write(&mixed, text).expect("write");
@@ -1473,7 +1474,11 @@ mod train {
             "{err}"
         );
         assert!(err.contains("values: 'x' is not a number"), "{err}");
-        assert!(stdout(&o).contains("4 lines skipped"), "{}", stdout(&o));
+        assert!(
+            err.contains("2 values for the 0 moves after an opening of 6 plies"),
+            "{err}"
+        );
+        assert!(stdout(&o).contains("5 lines skipped"), "{}", stdout(&o));
 
         let none = dir.path().join("none.txt");
         std::fs::write(&none, "15 freestyle h8 i9 | result=black\n").expect("write");

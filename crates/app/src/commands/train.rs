@@ -163,6 +163,16 @@ fn corpus_game(rec: &Record, skip_plies: usize) -> Result<CorpusGame, String> {
             })
             .collect::<Result<Vec<_>, _>>()?,
     };
+    // one value per move after the opening: a count that differs means the opening's length
+    // is not the one the values were written for, and every value would land on the wrong
+    // position (and, an odd number of plies off, on the wrong side)
+    let after_opening = rec.moves.len().saturating_sub(opening_len);
+    if !values.is_empty() && values.len() != after_opening {
+        return Err(format!(
+            "{} values for the {after_opening} moves after an opening of {opening_len} plies",
+            values.len()
+        ));
+    }
     Ok(CorpusGame {
         size: rec.size,
         moves: rec.moves.clone(),
