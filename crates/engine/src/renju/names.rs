@@ -192,11 +192,11 @@ pub fn of_moves(board: &Board, moves: &[Pos]) -> Option<&'static NamedOpening> {
     }
 }
 
-/// The opening of a game: its first three moves when it started from the empty board (a
-/// set-up position has no opening).
+/// The opening of a renju game: its first three moves when it started from the empty board
+/// (a set-up position has no opening, nor has a game under another rule).
 #[must_use]
 pub fn of_game(game: &crate::game::Game) -> Option<&'static NamedOpening> {
-    if game.start_ply() > 0 {
+    if game.start_ply() > 0 || game.board().rule() != crate::types::Rule::Renju {
         return None;
     }
     of_moves(game.board(), game.board().moves())
@@ -336,9 +336,11 @@ mod tests {
         )
         .expect("set-up");
         assert_eq!(of_game(&g), None);
-        // a game that goes on keeps its opening's name
+        // a game that goes on keeps its opening's name; only renju games have one
         let g = Game::from_position(15, Rule::Renju, "h8 h9 i9 j10 g7 f6").expect("game");
         assert_eq!(of_game(&g).map(|o| o.code()), Some("4D".to_string()));
+        let g = Game::from_position(15, Rule::Freestyle, "h8 h9 i9").expect("game");
+        assert_eq!(of_game(&g), None);
     }
 
     #[test]

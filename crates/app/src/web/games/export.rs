@@ -14,10 +14,18 @@ impl Slot {
     }
 
     /// The game as a line of the datasets' common format: size, rule and moves (a set-up
-    /// position's passes included, so that it reads back as one).
+    /// position's passes included, so that it reads back as one), and the renju opening's
+    /// keys (`renju_opening=`, `opening_rule=`, `offers=`) when it has one.
     #[must_use]
     pub fn record(&self) -> String {
-        gomoku_engine::record::line_of(&self.game)
+        let line = gomoku_engine::record::line_of(&self.game);
+        let rule = self.renju.as_ref().map(|r| &r.opening);
+        let keys = crate::renju_opening::record_keys(&self.game, rule);
+        if keys.is_empty() {
+            line
+        } else {
+            format!("{line} |{keys}")
+        }
     }
 
     /// The board as a diagram (as `gomoku position` draws it), with the side to move.
