@@ -14,5 +14,6 @@ mod prop_support;
 pub mod psq;
 pub mod renju_opening;
 pub mod review_json;
+pub mod sgf;
 pub mod stats;
 pub mod web;

@@ -89,6 +89,19 @@ fn moves(v: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The line shown: the moves on the board, then those after them (redo's).
+fn line(v: &Value) -> Vec<String> {
+    let mut out = moves(v);
+    out.extend(
+        v["continuation"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"].as_str().unwrap().to_string()),
+    );
+    out
+}
+
 fn error_code(v: &Value) -> &str {
     v["error"]["code"].as_str().unwrap_or("<no error code>")
 }
@@ -664,10 +677,13 @@ mod engine {
 
     fn assert_full_info(info: &Value) {
         for key in [
-            "move", "eval", "score", "depth", "nodes", "nps", "tt_hits", "time_ms", "pv",
+            "move", "eval", "score", "depth", "nodes", "tt_hits", "time_ms", "pv",
         ] {
             assert!(!info[key].is_null(), "{key} missing: {info}");
         }
+        // a speed only for a search long enough to measure one
+        let long = info["time_ms"].as_u64().unwrap() >= gomoku_app::web::games::NPS_MIN_MS;
+        assert_eq!(info["nps"].is_u64(), long, "{info}");
         assert_eq!(info["final"], true);
         assert!(
             info["pv"].as_array().is_some_and(|pv| !pv.is_empty()),
@@ -1655,7 +1671,7 @@ mod review {
             last = n;
             let color = if n % 2 == 1 { "black" } else { "white" };
             assert_eq!(m["color"], color, "{m}");
-            assert_eq!(moves(v)[n as usize - 1], m["move"].as_str().unwrap(), "{m}");
+            assert_eq!(line(v)[n as usize - 1], m["move"].as_str().unwrap(), "{m}");
             assert!(m["best"].as_str().is_some_and(|b| !b.is_empty()), "{m}");
             assert!(
                 m["score_text"].as_str().is_some_and(|t| !t.is_empty()),
@@ -1733,16 +1749,17 @@ mod review {
         );
         assert_ne!(list[8].2, "blunder", "the winning five: {v}");
         assert!(v["review"]["white"]["blunder"].as_u64() >= Some(1), "{v}");
-        // undo keeps the verdicts of the moves still played, redo brings the rest back
+        // undo keeps the verdicts of the line shown, the move undone's too
         let (s, v) = post(&app, &format!("/api/games/{id}/undo"), json!({})).await;
         assert_eq!(s, StatusCode::OK, "{v}");
-        assert_eq!(verdicts(&v).len(), 8, "{v}");
+        assert_eq!((moves(&v).len(), verdicts(&v).len()), (8, 9), "{v}");
         let (s, v) = post(&app, &format!("/api/games/{id}/redo"), json!({})).await;
         assert_eq!(s, StatusCode::OK, "{v}");
         assert_eq!(verdicts(&v).len(), 9, "{v}");
         post(&app, &format!("/api/games/{id}/undo"), json!({})).await;
         let (_, v) = post(&app, &format!("/api/games/{id}/undo"), json!({})).await;
         assert_eq!(moves(&v).len(), 7, "{v}");
+        // another 8th move: a new line, shown from now on, with no verdict for it
         let (_, v) = post(
             &app,
             &format!("/api/games/{id}/move"),

@@ -147,6 +147,39 @@ async fn connect(driver_port: u16, profile: &Path) -> Client {
         .expect("a WebDriver session with headless Chromium")
 }
 
+/// A session whose page is `width` x `height` pixels exactly (Chromium's emulation of a
+/// screen), with touch for a phone.
+async fn connect_emulated(
+    driver_port: u16,
+    profile: &Path,
+    width: u32,
+    height: u32,
+    touch: bool,
+) -> Client {
+    let chromium = find_program("CHROMIUM", &["chromium", "chromium-browser"])
+        .unwrap_or_else(|| missing("chromium"));
+    let mut args: Vec<String> = CHROME_FLAGS.iter().map(|s| s.to_string()).collect();
+    args.push(format!("--user-data-dir={}", profile.display()));
+    let caps = json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": {
+            "binary": chromium.display().to_string(),
+            "args": args,
+            "mobileEmulation": { "deviceMetrics": {
+                "width": width, "height": height, "pixelRatio": 1.0, "touch": touch, "mobile": touch,
+            } },
+        },
+    });
+    let serde_json::Value::Object(caps) = caps else {
+        unreachable!()
+    };
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{driver_port}"))
+        .await
+        .expect("a WebDriver session with an emulated screen")
+}
+
 /// Runs a script in the page and returns its value.
 async fn js(c: &Client, script: &str) -> Value {
     c.execute(script, vec![])
@@ -226,8 +259,40 @@ async fn select(c: &Client, testid: &str, value: &str) {
         .unwrap_or_else(|e| panic!("cannot select {value} in {testid}: {e}"));
 }
 
-/// Number of entries in the move list.
-const MOVE_COUNT: &str = "document.querySelectorAll('[data-testid=move-list] li').length";
+/// True when the board, the evaluation under it and every button of the board are in the
+/// window, and nothing reaches past its right edge.
+const FITS: &str = "const inside = (e) => { const r = e.getBoundingClientRect(); \
+    return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth; }; \
+    return ['board', 'eval-bar', 'controls'].every(t => inside(document.querySelector(`[data-testid=${t}]`))) \
+    && [...document.querySelectorAll('[data-testid=controls] button')].every(inside) \
+    && document.documentElement.scrollWidth <= window.innerWidth;";
+
+/// The game of the screenshots: twelve moves, with another line tried at the 8th.
+const SHOWN_GAME: &str =
+    "(;FF[4]GM[4]SZ[15]RU[freestyle];B[hh];W[ig];B[gg];W[ii];B[hg];W[hf];B[gi]\
+    (;W[fj];B[ih];W[gh])(;W[jh];B[ff]))";
+
+/// Number of moves on the board (not a set-up position's stones).
+const MOVE_COUNT: &str = "Number(document.querySelector('[data-testid=status]').dataset.moves)";
+
+/// Whether `text` starts with an evaluation that names its side: "Black 64%", "White wins
+/// in 5".
+fn names_a_side(text: &str) -> bool {
+    let Some(rest) = text
+        .strip_prefix("Black ")
+        .or_else(|| text.strip_prefix("White "))
+    else {
+        return false;
+    };
+    fn digits(s: &str) -> Option<&str> {
+        let n = s.chars().take_while(char::is_ascii_digit).count();
+        (n > 0).then(|| &s[n..])
+    }
+    match rest.strip_prefix("wins in ") {
+        Some(r) => digits(r).is_some(),
+        None => digits(rest).is_some_and(|r| r.starts_with('%')),
+    }
+}
 /// True when nobody is thinking and the person may click.
 const IDLE: &str = "document.querySelector('[data-testid=status]').dataset.thinking === 'no'";
 
@@ -419,7 +484,7 @@ async fn play_in_headless_chromium() {
     .await;
     let reply = js(
         &c,
-        "return document.querySelector('[data-testid=move-list] li:nth-child(2)').dataset.move;",
+        "return document.querySelector('[data-testid=move-list] [data-played][data-number=\"2\"]').dataset.move;",
     )
     .await;
     let reply = reply.as_str().expect("the reply's point").to_string();
@@ -433,8 +498,18 @@ async fn play_in_headless_chromium() {
         "the engine's stone is on the board"
     );
     assert_eq!(text(&c, "info-move").await, reply, "coordinate");
+    // every value names its side, in the panel and under the board
     let eval = text(&c, "info-eval").await;
-    assert!(eval != "–" && !eval.is_empty(), "evaluation: {eval}");
+    assert!(names_a_side(&eval), "evaluation: {eval}");
+    let bar = js(
+        &c,
+        "return document.querySelector('[data-testid=eval-bar]').dataset.label;",
+    )
+    .await;
+    assert!(
+        names_a_side(bar.as_str().unwrap_or("")),
+        "the evaluation under the board: {bar}"
+    );
     let time = text(&c, "info-time").await;
     assert!(time.ends_with(" s"), "think time: {time}");
     let depth = text(&c, "info-depth").await;
@@ -443,7 +518,14 @@ async fn play_in_headless_chromium() {
         "depth: {depth}"
     );
     assert!(number(&text(&c, "info-nodes").await) > 0, "nodes");
-    number(&text(&c, "info-nps").await);
+    // nodes per second only for a search long enough to measure them
+    let secs: f64 = time.trim_end_matches(" s").parse().expect("seconds");
+    let nps = text(&c, "info-nps").await;
+    if secs >= 0.1 {
+        number(&nps);
+    } else {
+        assert_eq!(nps, "–", "no speed after {time}");
+    }
     number(&text(&c, "info-tt").await); // hash hits: a number, possibly 0 this early
     assert!(
         text(&c, "info-pv").await.starts_with(&reply),
@@ -602,8 +684,10 @@ async fn play_in_headless_chromium() {
     .await;
     assert_eq!(js(&c, &format!("return {MOVE_COUNT};")).await, 8);
 
-    // 3b. Analysis: values on the board and in the candidate list, for the side to move;
-    // Black's forbidden point is never a candidate; a move restarts it for the other side.
+    // 3b. Analysis: a heat map of the candidates on the board (their colour the side to
+    // move's chance, the number under the pointer) and the candidate list, each value naming
+    // its side; Black's forbidden point is never a candidate; a move restarts it for the other
+    // side.
     click(&c, "btn-analyze").await;
     wait_js(
         &c,
@@ -628,26 +712,76 @@ async fn play_in_headless_chromium() {
     // the board and the list read at once: both follow the live analysis
     let seen = js(
         &c,
-        "return [[...document.querySelectorAll('[data-testid=board] [data-candidate]')]\
-         .map(g => [g.dataset.candidate, Number(g.dataset.rank), Number(g.dataset.score), g.querySelector('text').textContent]), \
-         document.querySelector('[data-testid=candidates] li').dataset.move];",
+        "return [[...document.querySelectorAll('[data-testid=heat-map] [data-candidate]')]\
+         .map(g => [g.dataset.candidate, Number(g.dataset.rank), Number(g.dataset.score), \
+         Number(g.dataset.chance), g.querySelector('rect').getAttribute('fill'), g.classList.contains('best')]), \
+         document.querySelector('[data-testid=candidates] li').dataset.move, \
+         [...document.querySelectorAll('[data-testid=candidates] li .ev')].map(e => e.textContent)];",
     )
     .await;
-    let marks = seen[0].as_array().expect("candidate marks");
+    let marks = seen[0].as_array().expect("heat map cells");
     for (i, m) in marks.iter().enumerate() {
-        assert_eq!(m[1], json!(i), "marks in rank order: {marks:?}");
+        assert_eq!(m[1], json!(i), "cells in rank order: {marks:?}");
         if i > 0 {
             assert!(
-                m[2].as_f64() <= marks[i - 1][2].as_f64(),
-                "best first: {marks:?}"
+                m[2].as_f64() <= marks[i - 1][2].as_f64()
+                    && m[3].as_f64() <= marks[i - 1][3].as_f64(),
+                "best first, with the best chance: {marks:?}"
             );
         }
-        let label = m[3].as_str().unwrap_or("");
+        let chance = m[3].as_f64().expect("a chance");
+        assert!((0.0..=1.0).contains(&chance), "{marks:?}");
         assert!(
-            label.starts_with(['+', '-', 'W', 'L', '0']),
-            "a value on the mark: {marks:?}"
+            m[4].as_str().is_some_and(|f| f.starts_with("hsl(")),
+            "a colour of the scale: {marks:?}"
+        );
+        assert_eq!(m[5], json!(i == 0), "the best outlined: {marks:?}");
+    }
+    for label in seen[2].as_array().expect("the list's values") {
+        assert!(
+            names_a_side(label.as_str().unwrap_or("")),
+            "a candidate's value names its side: {seen}"
         );
     }
+    // the number of a candidate under the pointer
+    let best_cell = marks[0][0].as_str().expect("a point").to_string();
+    let cell = c
+        .find(Locator::Css(&format!(
+            "[data-testid=board] .hit[data-point=\"{best_cell}\"]"
+        )))
+        .await
+        .expect("the best candidate's point");
+    c.perform_actions(hover(cell))
+        .await
+        .expect("the pointer on the best candidate");
+    wait_js(
+        &c,
+        "the heat map's number under the pointer",
+        &format!(
+            "const l = document.querySelector('[data-testid=heat-label]'); \
+             return l.dataset.point === '{best_cell}' && / (Black|White) (\\d+%|wins in \\d+)$/.test(l.dataset.text) \
+             && l.querySelector('text').textContent === l.dataset.text;"
+        ),
+    )
+    .await;
+    js(&c, "window.scrollTo(0, 0); return true;").await;
+    save_screenshot(&c, "web-e2e-heatmap.png").await;
+    // the heat map goes with its box unticked, and comes back
+    click(&c, "chk-heat").await;
+    wait_js(
+        &c,
+        "no heat map",
+        "return document.querySelectorAll('[data-testid=heat-map] [data-candidate]').length === 0 \
+         && document.querySelectorAll('[data-testid=candidates] li').length >= 3;",
+    )
+    .await;
+    click(&c, "chk-heat").await;
+    wait_js(
+        &c,
+        "the heat map again",
+        "return document.querySelectorAll('[data-testid=heat-map] [data-candidate]').length >= 3;",
+    )
+    .await;
     assert_eq!(
         seen[1], marks[0][0],
         "the list and the board agree on the best move"
@@ -1168,7 +1302,7 @@ async fn play_in_headless_chromium() {
             "return document.querySelector('[data-testid=setup-bar]').hidden && {IDLE} \
              && document.querySelector('[data-testid=status]').dataset.toMove === 'black' \
              && document.querySelector('[data-testid=setup-entry]')?.textContent.includes('3') \
-             && {MOVE_COUNT} === 1 && {stones} === 'h8:black h9:white i8:black j8:black';"
+             && {MOVE_COUNT} === 0 && {stones} === 'h8:black h9:white i8:black j8:black';"
         ),
     )
     .await;
@@ -1179,7 +1313,7 @@ async fn play_in_headless_chromium() {
         &c,
         "the engine's reply",
         &format!(
-            "return {IDLE} && {MOVE_COUNT} === 3 \
+            "return {IDLE} && {MOVE_COUNT} === 2 \
              && document.querySelectorAll('[data-testid=board] [data-stone]').length === 6;"
         ),
     )
@@ -1189,7 +1323,7 @@ async fn play_in_headless_chromium() {
         &c,
         "the set-up position again, which cannot be undone",
         &format!(
-            "return {IDLE} && {MOVE_COUNT} === 1 && {stones} === 'h8:black h9:white i8:black j8:black' \
+            "return {IDLE} && {MOVE_COUNT} === 0 && {stones} === 'h8:black h9:white i8:black j8:black' \
              && document.querySelector('[data-testid=btn-undo]').disabled;"
         ),
     )
@@ -1209,7 +1343,7 @@ async fn play_in_headless_chromium() {
         &c,
         "the game from the diagram",
         &format!(
-            "return {IDLE} && {MOVE_COUNT} === 1 && {stones} === 'h8:black h9:white i8:black j8:black' \
+            "return {IDLE} && {MOVE_COUNT} === 0 && {stones} === 'h8:black h9:white i8:black j8:black' \
              && document.querySelector('[data-testid=status]').dataset.toMove === 'black' \
              && !!document.querySelector('[data-testid=setup-entry]') \
              && sessionStorage.getItem('gomoku.game') !== {before};"
@@ -1230,7 +1364,7 @@ async fn play_in_headless_chromium() {
         &c,
         "the game from the position line",
         &format!(
-            "return {IDLE} && {MOVE_COUNT} === 1 && {stones} === 'h8:black h9:white i8:black j8:black' \
+            "return {IDLE} && {MOVE_COUNT} === 0 && {stones} === 'h8:black h9:white i8:black j8:black' \
              && !!document.querySelector('[data-testid=setup-entry]') \
              && sessionStorage.getItem('gomoku.game') !== {before};"
         ),
@@ -1259,6 +1393,123 @@ async fn play_in_headless_chromium() {
     )
     .await;
 
+    // 3g. Lines: after an undo another move starts a new line and the old one stays; a click
+    // on a move of either shows its board again; a line is made the main line; the tree goes
+    // out as SGF with its lines and comes back the same.
+    select(&c, "ng-mode", "person-person").await;
+    select(&c, "ng-rule", "freestyle").await;
+    select(&c, "ng-size", "15").await;
+    import(&c, "h8 i9 h9 i10", 4).await;
+    click(&c, "btn-undo").await;
+    wait_js(
+        &c,
+        "the undo",
+        &format!("return {MOVE_COUNT} === 3 && {IDLE};"),
+    )
+    .await;
+    click_point(&c, "h10").await;
+    let list = "document.querySelector('[data-testid=move-list]')";
+    wait_js(
+        &c,
+        "a new line beside the old one",
+        &format!(
+            "return {MOVE_COUNT} === 4 && !!document.querySelector('[data-stone=h10]') \
+             && !document.querySelector('[data-stone=i10]') \
+             && !!{list}.querySelector(':scope > .mv[data-move=i10]') \
+             && !!{list}.querySelector('[data-testid=variation] > .mv[data-move=h10].current');"
+        ),
+    )
+    .await;
+    // the old line, shown again by a click on its move; then the new one
+    js(
+        &c,
+        &format!("{list}.querySelector('.mv[data-move=i10]').click(); return true;"),
+    )
+    .await;
+    wait_js(
+        &c,
+        "the old line on the board",
+        &format!(
+            "return {MOVE_COUNT} === 4 && !!document.querySelector('[data-stone=i10]') \
+             && !document.querySelector('[data-stone=h10]') \
+             && {list}.querySelector('.current').dataset.move === 'i10';"
+        ),
+    )
+    .await;
+    js(
+        &c,
+        &format!("{list}.querySelector('.mv[data-move=h10]').click(); return true;"),
+    )
+    .await;
+    wait_js(
+        &c,
+        "the new line on the board",
+        &format!(
+            "return !!document.querySelector('[data-stone=h10]') && !document.querySelector('[data-stone=i10]') \
+             && {list}.querySelector('.current').dataset.move === 'h10';"
+        ),
+    )
+    .await;
+    // back along the line with the arrow key, forward along the line last shown
+    js(
+        &c,
+        "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft', bubbles: true})); return true;",
+    )
+    .await;
+    wait_js(&c, "a move back", &format!("return {MOVE_COUNT} === 3;")).await;
+    click(&c, "nav-next").await;
+    wait_js(
+        &c,
+        "forward along the new line",
+        &format!("return {MOVE_COUNT} === 4 && !!document.querySelector('[data-stone=h10]');"),
+    )
+    .await;
+    click(&c, "btn-promote").await;
+    wait_js(
+        &c,
+        "the new line made the main line",
+        &format!(
+            "return !!{list}.querySelector(':scope > .mv[data-move=h10]') \
+             && !!{list}.querySelector('[data-testid=variation] > .mv[data-move=i10]') \
+             && document.querySelector('[data-testid=btn-promote]').disabled;"
+        ),
+    )
+    .await;
+    js(&c, "window.scrollTo(0, 0); return true;").await;
+    save_screenshot(&c, "web-e2e-tree.png").await;
+    // the tree as SGF, and a new game from it: the same lines
+    let shape = format!(
+        "return [...{list}.querySelectorAll('.mv')].map(m => {{ let d = 0; \
+         for (let e = m.parentElement; e && e !== {list}; e = e.parentElement) d++; \
+         return m.dataset.move + '/' + d; }}).join(' ');"
+    );
+    let before = js(&c, &shape).await;
+    click(&c, "io-export-sgf").await;
+    wait_js(
+        &c,
+        "the SGF record in the box",
+        "const t = document.querySelector('[data-testid=io-text]').value; \
+         return t.startsWith('(;FF[4]GM[4]') && t.includes('(;W[hf]') && t.includes('(;W[if]');",
+    )
+    .await;
+    let old_id = js(&c, "return sessionStorage.getItem('gomoku.game');").await;
+    click(&c, "io-import").await;
+    wait_js(
+        &c,
+        "the game from the SGF record",
+        &format!(
+            "return sessionStorage.getItem('gomoku.game') !== {old_id} && {MOVE_COUNT} === 4 && {IDLE} \
+             && !!document.querySelector('[data-stone=h10]');"
+        ),
+    )
+    .await;
+    assert_eq!(js(&c, &shape).await, before, "the same tree after the SGF");
+    assert_eq!(
+        before,
+        json!("h8/0 i9/0 h9/0 h10/0 i10/1"),
+        "the tree: the main line and one other"
+    );
+
     // 4. A short game to a result against the engine: an open four cannot be stopped.
     select(&c, "ng-mode", "person-engine").await;
     select(&c, "ng-rule", "freestyle").await;
@@ -1272,6 +1523,11 @@ async fn play_in_headless_chromium() {
     )
     .await;
     let g8_taken = js(&c, "return !!document.querySelector('[data-stone=g8]');").await;
+    // where the board and its tools are before the result: they stay there
+    let place = "const b = document.querySelector('[data-testid=board]').getBoundingClientRect(); \
+                 const t = document.querySelector('[data-testid=controls]').getBoundingClientRect(); \
+                 return [b.top, b.left, b.width, t.top];";
+    let before = js(&c, place).await;
     click_point(
         &c,
         if g8_taken == Value::Bool(true) {
@@ -1289,6 +1545,11 @@ async fn play_in_headless_chromium() {
     .await;
     let result = text(&c, "result").await;
     assert!(result.contains("Black wins"), "result: {result}");
+    assert_eq!(
+        js(&c, place).await,
+        before,
+        "nothing moves when the result appears"
+    );
     assert_eq!(
         js(
             &c,
@@ -1333,9 +1594,9 @@ async fn play_in_headless_chromium() {
     assert!(rows[1][5].as_u64() >= Some(1), "a white blunder: {counts}");
     let blunders = js(
         &c,
-        "return [...document.querySelectorAll('[data-testid=move-list] li[data-verdict=blunder]')]\
+        "return [...document.querySelectorAll('[data-testid=move-list] [data-verdict=blunder]')]\
          .map(li => [li.dataset.move, li.querySelector('.mark').textContent, \
-         !!document.querySelector(`[data-review=\"${li.dataset.move}\"][data-verdict=blunder]`), \
+         !!document.querySelector(`g.review-mark[data-review=\"${li.dataset.move}\"][data-verdict=blunder] rect`), \
          !!document.querySelector(`[data-testid=review-list] li[data-number=\"${li.dataset.number}\"]`)]);",
     )
     .await;
@@ -1343,16 +1604,42 @@ async fn play_in_headless_chromium() {
     assert!(!blunders.is_empty());
     for b in blunders {
         assert_eq!(b[1], "??", "{b}");
-        assert_eq!(b[2], Value::Bool(true), "a ring on the stone: {b}");
+        assert_eq!(b[2], Value::Bool(true), "a badge on the stone: {b}");
         assert_eq!(b[3], Value::Bool(true), "listed in the panel: {b}");
     }
+    // the markers differ: the winning five's line, the last move's dot, the verdicts'
+    // badges; the legend names each
+    let legend = js(
+        &c,
+        "return [...document.querySelectorAll('[data-testid=legend] li[data-mark]')].map(li => li.dataset.mark);",
+    )
+    .await;
+    assert_eq!(
+        legend,
+        json!([
+            "last",
+            "win",
+            "hint",
+            "best",
+            "verdicts",
+            "forbidden",
+            "excluded",
+            "line",
+            "heat"
+        ])
+    );
+    assert_eq!(
+        js(&c, "return document.querySelectorAll('[data-testid=board] circle.review-mark, [data-testid=board] .review-mark circle').length;").await,
+        json!(0),
+        "no verdict is a ring"
+    );
     // 4c. Looking back: a bad move in the panel shows the position before it, with the
     // engine's choice and the move played marked; the arrow keys and the buttons step; the
-    // last button comes back to the game.
+    // last button comes back to the end of the game.
     let first = blunders[0][0].as_str().expect("a point").to_string();
     let number = js(
         &c,
-        &format!("return Number(document.querySelector('[data-testid=move-list] li[data-move=\"{first}\"]').dataset.number);"),
+        &format!("return Number(document.querySelector('[data-testid=move-list] [data-move=\"{first}\"]').dataset.number);"),
     )
     .await
     .as_u64()
@@ -1363,28 +1650,35 @@ async fn play_in_headless_chromium() {
     )
     .await;
     let stones = "document.querySelectorAll('[data-testid=board] .stone').length";
+    wait_js(
+        &c,
+        "the position before the blunder",
+        &format!("return {stones} === {} && {IDLE};", number - 1),
+    )
+    .await;
     let shown = js(
         &c,
         &format!(
-            "return [document.querySelector('[data-testid=status]').dataset.browsing, {stones}, \
+            "return [{MOVE_COUNT}, \
              !!document.querySelector('[data-stone=\"{first}\"]'), \
              document.querySelector('[data-testid=review-next]').dataset.next, \
              !!document.querySelector('[data-testid=win-line]'), \
-             document.querySelector('[data-testid=move-list] li.current').dataset.number];"
+             document.querySelector('[data-testid=move-list] .current').dataset.number, \
+             document.querySelector('[data-testid=status]').dataset.waits];"
         ),
     )
     .await;
     assert_eq!(
         shown,
         json!([
-            (number - 1).to_string(),
             number - 1,
             false,
             first,
             false,
-            (number - 1).to_string()
+            (number - 1).to_string(),
+            "yes"
         ]),
-        "the position before the blunder"
+        "the position before the blunder, the engine waiting inside the line"
     );
     if js(
         &c,
@@ -1406,8 +1700,14 @@ async fn play_in_headless_chromium() {
     }
     js(&c, "window.scrollTo(0, 0); return true;").await;
     save_screenshot(&c, "web-e2e-review.png").await;
-    // clicks on the board are not moves while looking back
+    // a click on the board is no move while the engine's side is to move
     click_point(&c, "h1").await;
+    wait_js(
+        &c,
+        "the refusal",
+        "return !document.querySelector('[data-testid=error]').hidden;",
+    )
+    .await;
     assert_eq!(
         js(&c, &format!("return {stones};")).await,
         json!(number - 1)
@@ -1417,18 +1717,20 @@ async fn play_in_headless_chromium() {
         "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true})); return true;",
     )
     .await;
-    assert_eq!(js(&c, &format!("return {stones};")).await, json!(number));
+    wait_js(&c, "one move on", &format!("return {stones} === {number};")).await;
     click(&c, "nav-first").await;
-    assert_eq!(js(&c, &format!("return {stones};")).await, json!(0));
+    wait_js(&c, "the start", &format!("return {stones} === 0;")).await;
     click(&c, "nav-last").await;
-    assert_eq!(
-        js(
-            &c,
-            &format!("return [document.querySelector('[data-testid=status]').dataset.browsing, {stones}, !!document.querySelector('[data-testid=win-line]')];")
-        )
-        .await,
-        json!(["no", moves_done, true])
-    );
+    wait_js(
+        &c,
+        "the end of the game again",
+        &format!(
+            "return {MOVE_COUNT} === {moves_done} && {stones} === {moves_done} \
+             && !!document.querySelector('[data-testid=win-line]') \
+             && !document.querySelector('[data-testid=result]').hidden;"
+        ),
+    )
+    .await;
 
     // 5. Chinese labels, and back.
     click(&c, "lang-zh").await;
@@ -1501,20 +1803,94 @@ async fn play_in_headless_chromium() {
     )
     .await;
 
-    // 7. On a phone-sized window the whole board is in view, and nothing scrolls sideways.
-    c.set_window_size(412, 900)
-        .await
-        .expect("a phone-sized window");
+    // 7. A laptop and a phone: the board, the evaluation and the buttons in view without
+    // scrolling, nothing sideways, nothing hidden. The game shown: a game with a line tried,
+    // analysed (its heat map).
+    select(&c, "ng-mode", "person-person").await;
+    import(&c, SHOWN_GAME, 10).await;
+    click(&c, "btn-analyze").await;
     wait_js(
         &c,
-        "the board fitted to a narrow window",
-        "const b = document.querySelector('[data-testid=board]').getBoundingClientRect(); \
-         return b.left >= 0 && b.right <= window.innerWidth && b.width >= 300 \
-         && document.documentElement.scrollWidth <= window.innerWidth;",
+        "the analysis",
+        "return document.querySelectorAll('[data-testid=heat-map] [data-candidate]').length >= 3;",
     )
     .await;
+    let id = js(&c, "return sessionStorage.getItem('gomoku.game');").await;
+    let id = id.as_str().expect("the game's id").to_string();
+    // a laptop's window of 1366x768 (the page gets less of it: the browser's own bars)
+    c.set_window_size(1366, 768)
+        .await
+        .expect("a laptop-sized window");
     js(&c, "window.scrollTo(0, 0); return true;").await;
-    save_screenshot(&c, "web-e2e-phone.png").await;
+    wait_js(&c, "the board and its tools in view", FITS).await;
+    // exactly 1366x768 and 390x844 of page (emulated screens, the phone's with touch): the
+    // screenshots of the acceptance, under target/
+    for (width, height, touch) in [(1366, 768, false), (390, 844, true)] {
+        let profile = tempfile::tempdir().expect("profile directory");
+        let v = connect_emulated(port, profile.path(), width, height, touch).await;
+        v.goto(&format!("{url}#game={id}"))
+            .await
+            .expect("the page opens");
+        wait_js(
+            &v,
+            "the analysed game",
+            "return document.querySelectorAll('[data-testid=heat-map] [data-candidate]').length >= 3 \
+             && document.querySelectorAll('[data-testid=move-list] [data-testid=variation]').length === 1;",
+        )
+        .await;
+        let size = js(&v, "return [window.innerWidth, window.innerHeight];").await;
+        assert_eq!(size, json!([width, height]), "the page's size");
+        wait_js(&v, "the board and its tools in view", FITS).await;
+        let label = js(
+            &v,
+            "return document.querySelector('[data-testid=eval-bar]').dataset.label;",
+        )
+        .await;
+        assert!(
+            names_a_side(label.as_str().unwrap_or("")),
+            "the evaluation in view: {label}"
+        );
+        let shot = save_screenshot(&v, &format!("web-e2e-{width}x{height}.png")).await;
+        eprintln!("web e2e: {}", shot.display());
+        if touch {
+            // small cells: a tap shows the stone to come, a second tap on it plays it
+            select(&v, "ng-mode", "person-person").await;
+            start_game(&v, "freestyle", "22", "person-person").await;
+            assert_eq!(
+                js(
+                    &v,
+                    "return document.querySelector('[data-testid=board]').dataset.confirm;"
+                )
+                .await,
+                "yes"
+            );
+            click_point(&v, "k11").await;
+            wait_js(
+                &v,
+                "the stone to come",
+                &format!(
+                    "return !!document.querySelector('[data-testid=pending][data-pending=k11]') \
+                     && document.querySelector('[data-testid=heat-label]').dataset.text.includes('k11') \
+                     && {MOVE_COUNT} === 0;"
+                ),
+            )
+            .await;
+            save_screenshot(&v, "web-e2e-phone-tap.png").await;
+            click_point(&v, "k11").await;
+            wait_js(
+                &v,
+                "the move on the second tap",
+                &format!(
+                    "return {MOVE_COUNT} === 1 && !!document.querySelector('[data-stone=k11]') \
+                     && !document.querySelector('[data-testid=pending]');"
+                ),
+            )
+            .await;
+            js(&v, "window.scrollTo(0, 0); return true;").await;
+            wait_js(&v, "the board and its tools in view", FITS).await;
+        }
+        v.close().await.expect("the browser closes");
+    }
     eprintln!(
         "web e2e: screenshot {}, {:.1} s",
         path.display(),

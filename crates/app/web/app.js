@@ -10,6 +10,9 @@
   const SETTINGS_KEY = 'gomoku.settings';
   const LANG_KEY = 'gomoku.lang';
   const PV_KEY = 'gomoku.showLine';
+  const HEAT_KEY = 'gomoku.heatMap';
+  // a cell smaller than this (in CSS pixels) takes a tap to preview and a second to play
+  const CONFIRM_CELL_PX = 28;
   const HISTORY_KEY = 'gomoku.history'; // the recent games of this browser
   const HISTORY_MAX = 20;
 
@@ -22,10 +25,12 @@
   let errorTimer = 0;
   let owned = false;        // whether this tab created the current game (and may delete it)
   let liveUpdates = 0;      // search progress events received (shown as data-live-updates)
-  let browse = null;        // while looking back: the number of moves shown (null: the game now)
   let clockAt = 0;          // when the state's clock was read (local clock)
   let hoverLine = null;     // the pointer on a candidate ({move}) or on the best line ({best: true})
   let setup = null;         // setting up a position: { size, stones: Map point -> colour, tool }
+  let pending = null;       // small cells: the point tapped once, waiting for the second tap
+  let hoverPoint = null;    // the point under the pointer (for the heat map's number)
+  let treeIndex = new Map(); // the game's tree: node id -> node
 
   // ------------------------------------------------------------------------------------------
   // Text
@@ -50,13 +55,53 @@
     render();
   }
 
+  // ------------------------------------------------------------------------------------------
+  // Evaluations: every value names its side. An ordinary value v (for the side it is of)
+  // becomes that side's expected score 1 / (1 + exp(-v / K)), K from the server (the curve
+  // `gomoku train` fits to game results); a proven one says who wins in how many moves.
+
+  const WIN = 30000, WIN_MIN = 29000;
+  function other(c) { return c === 'black' ? 'white' : 'black'; }
+  function winScale() { return (game && game.win_scale) || 180; }
+  // Black's expected score (0 to 1) for a value `score` of `color`.
+  function blackChance(score, color) {
+    const v = color === 'black' ? score : -score;
+    if (v >= WIN_MIN) return 1;
+    if (v <= -WIN_MIN) return 0;
+    return 1 / (1 + Math.exp(-v / winScale()));
+  }
+  // Own moves to a proven result, as the server's `mate`: positive wins, negative loses.
+  function mateOf(score) {
+    if (score >= WIN_MIN) return Math.floor((WIN - score + 1) / 2);
+    if (score <= -WIN_MIN) return -Math.floor((WIN + score) / 2);
+    return null;
+  }
+  // {side, pct} or {side, mate}: the side ahead and its chance, or the winner and its moves.
+  function judge(score, color, mate) {
+    if (mate === undefined) mate = mateOf(score);
+    if (mate !== null && mate !== undefined) return { side: mate > 0 ? color : other(color), mate: Math.abs(mate) };
+    const b = blackChance(score, color);
+    const side = b >= 0.5 ? 'black' : 'white';
+    return { side, pct: Math.round(100 * (side === 'black' ? b : 1 - b)) };
+  }
+  function judgeText(j) {
+    return j.mate !== undefined
+      ? t('eval.wins', { side: colorName(j.side), n: j.mate })
+      : t('eval.side', { side: colorName(j.side), pct: j.pct });
+  }
+  // "Black 64%" / "White wins in 5" for a search's figures (`info`: score, color, mate).
   function evalText(info) {
     if (!info) return '–';
-    if (info.mate !== null && info.mate !== undefined) {
-      return info.mate > 0 ? t('eval.win', { n: info.mate }) : t('eval.loss', { n: -info.mate });
-    }
-    return info.eval;
+    return judgeText(judge(info.score, info.color, info.mate));
   }
+  // The value in the engine's own units, from Black's side: "Black +118".
+  function rawText(info) {
+    const v = info.color === 'black' ? info.score : -info.score;
+    if (mateOf(v) !== null) return '';
+    return t('eval.raw', { side: colorName(v >= 0 ? 'black' : 'white'), value: Math.abs(v) });
+  }
+  // A value of `color` in a review.
+  function reviewValue(score, color) { return judgeText(judge(score, color)); }
 
   function num(n) { return Number(n).toLocaleString('en-US'); }
 
@@ -102,11 +147,12 @@
     if (!state || typeof state !== 'object') return;
     if (game && state.id === game.id && state.version < game.version) return; // stale
     const wasThinking = game && game.id === state.id && game.thinking;
-    if (!game || game.id !== state.id) { syncPanel(state); browse = null; }
+    if (!game || game.id !== state.id) syncPanel(state);
+    if (!game || game.id !== state.id || game.version !== state.version) pending = null;
     game = state;
+    treeIndex = new Map(((state.tree && state.tree.nodes) || []).map((n) => [n.id, n]));
     remember(state);
     clockAt = performance.now();
-    if (browse !== null && browse >= game.moves.length) browse = null;
     if (state.thinking) {
       if (!wasThinking) thinkSince = performance.now() - (state.thinking.elapsed_ms || 0);
       if (state.live) live = state.live;
@@ -213,10 +259,15 @@
     const body = Object.assign(settingsFromPanel(), extra || {});
     if (body.psq) delete body.size; // the record says the size
     if (body.record) { delete body.size; delete body.rule; } // the line says size and rule
-    if (body.opening === 'swap2' && (body.psq || body.position || body.setup || body.diagram || body.record || body.black === body.white)) {
+    if (body.sgf) {
+      // the record says the size, and the rule when it has RU[...]
+      delete body.size;
+      if (/\bRU\s*\[/.test(body.sgf)) delete body.rule;
+    }
+    if (body.opening === 'swap2' && (body.psq || body.sgf || body.position || body.setup || body.diagram || body.record || body.black === body.white)) {
       body.opening = 'free'; // swap2 is for one person against the engine, from an empty board
     }
-    if (body.opening !== 'swap2' && (body.psq || body.position || body.setup || body.diagram || body.record)) {
+    if (body.opening !== 'swap2' && (body.psq || body.sgf || body.position || body.setup || body.diagram || body.record)) {
       body.opening = 'free'; // the renju opening rules start from an empty board
     }
     try {
@@ -295,16 +346,26 @@
   function reviewing() { return !!(game && game.thinking && game.thinking.purpose === 'review'); }
   function solving() { return !!(game && game.thinking && game.thinking.purpose === 'solve'); }
 
-  // Looking back at an earlier position: the board shows the first `browse` moves only.
-  function browsing() { return !!game && browse !== null && browse < game.moves.length; }
-  function shownMoves() { return browsing() ? game.moves.slice(0, browse) : (game ? game.moves : []); }
   // The moves of a set-up start position: its stones, not moves of the game.
   function startPlies() { return (game && game.setup_plies) || 0; }
-  function browseTo(k) {
-    if (!game || setup) return;
-    const n = game.moves.length;
-    browse = k === null || k >= n ? null : Math.max(startPlies(), k);
-    render();
+  // The line shown: the moves on the board, then those after them (what redo replays).
+  function lineMoves() { return game ? game.moves.concat(game.continuation || []) : []; }
+  function currentNode() { return game && game.tree ? game.tree.current : 0; }
+  function firstNode() { return game && game.tree ? game.tree.first : 0; }
+  // Shows node `id` of the tree: the server puts the board there (and the analysis follows).
+  function goTo(id) {
+    if (!game || setup || id === null || id === undefined || id === currentNode() || !treeIndex.has(id)) return;
+    act('/goto', { node: id });
+  }
+  // One move back or forward along the line shown, or to its ends.
+  function step(where) {
+    if (!game) return;
+    const here = currentNode();
+    const ahead = game.continuation || [];
+    if (where === 'first') goTo(firstNode());
+    else if (where === 'prev') { if (here !== firstNode()) goTo(treeIndex.get(here).parent); }
+    else if (where === 'next') { if (ahead.length) goTo(ahead[0].node); }
+    else if (where === 'last') { if (ahead.length) goTo(ahead[ahead.length - 1].node); }
   }
 
   // ------------------------------------------------------------------------------------------
@@ -315,9 +376,8 @@
     const stones = new Map();
     // from the position shown, when it is on a board of that size
     if (game && game.size === size) {
-      for (const m of shownMoves()) if (m.x !== null && m.x !== undefined) stones.set(m.move, m.color);
+      for (const m of game.moves) if (m.x !== null && m.x !== undefined) stones.set(m.move, m.color);
     }
-    browse = null;
     hoverLine = null;
     setup = { size, stones, tool: 'black' };
     $('setup-to-move').value = '';
@@ -381,17 +441,9 @@
     return map;
   }
 
-  // A review value as text, as the engine panel shows values.
-  function reviewValue(score, text) {
-    if (Math.abs(score) >= 29000) {
-      const n = Number((text.match(/\d+/) || ['0'])[0]);
-      return score > 0 ? t('eval.win', { n }) : t('eval.loss', { n });
-    }
-    return text;
-  }
 
   function personToMove() {
-    if (!game || game.result || browsing()) return false;
+    if (!game || game.result) return false;
     if (game.renju && !game.renju.over) return !game.thinking && game.renju.actor === 'person' && game.renju.wants_point;
     if (game.opening) return !game.thinking && game.opening.actor === 'person' && ['three', 'five'].includes(game.opening.stage);
     return (!game.thinking || analysing()) && game.players[game.to_move] === 'person';
@@ -426,11 +478,30 @@
     return game.analysis || null;
   }
 
-  // A candidate's value in a few characters: +35, W3 (wins in 3 moves), L2 (loses in 2).
-  function shortEval(c) {
-    if (c.mate !== null && c.mate !== undefined) return (c.mate > 0 ? 'W' : 'L') + Math.abs(c.mate);
-    return c.score > 0 ? '+' + c.score : String(c.score);
+  // The side to move's chance of a candidate (0 to 1).
+  function candidateChance(c, color) {
+    const b = blackChance(c.score, color);
+    return color === 'black' ? b : 1 - b;
   }
+
+  // The colour of a chance of the side to move on the heat map: red (lost) through yellow
+  // (even) to green (won), steeper near even, where the candidates of a game mostly are.
+  function heatColor(chance) {
+    const c = Math.max(0, Math.min(1, chance));
+    const steep = Math.tanh(5 * (c - 0.5)) / Math.tanh(2.5);
+    const hue = Math.round(60 + 60 * steep);
+    return `hsl(${hue}, 80%, 45%)`;
+  }
+
+  // The width of a cell on the screen, in CSS pixels.
+  function cellPx() {
+    const svg = $('board');
+    const n = setup ? setup.size : (game ? game.size : 15);
+    const w = svg.getBoundingClientRect().width;
+    return w * CELL / (MARGIN * 2 + CELL * (n - 1));
+  }
+  // Whether a tap only previews a move (small cells): a second tap on the point plays it.
+  function needsConfirm() { return cellPx() < CONFIRM_CELL_PX; }
 
   function renderBoard() {
     const svg = $('board');
@@ -445,6 +516,7 @@
     svg.classList.toggle('setting-up', !!setup);
     svg.classList.toggle('turn-black', placing === 'black');
     svg.classList.toggle('turn-white', placing === 'white');
+    svg.dataset.confirm = needsConfirm() ? 'yes' : 'no';
 
     const defs = el('defs', {});
     defs.innerHTML = '<radialGradient id="g-black" cx="35%" cy="30%" r="70%"><stop offset="0" stop-color="#777"/><stop offset="0.45" stop-color="#222"/><stop offset="1" stop-color="#000"/></radialGradient>'
@@ -466,15 +538,18 @@
       const letter = String.fromCharCode(97 + i);
       labels.appendChild(el('text', { x: px(i), y: w - 14, 'text-anchor': 'middle' }, letter));
       labels.appendChild(el('text', { x: px(i), y: 24, 'text-anchor': 'middle' }, letter));
-      // (two digits clear of a stone on the edge, and of a review ring round it)
+      // (two digits clear of a stone on the edge, and of a review badge on it)
       labels.appendChild(el('text', { x: 17, y: px(i) + 6, 'text-anchor': 'middle' }, String(n - i)));
       labels.appendChild(el('text', { x: w - 17, y: px(i) + 6, 'text-anchor': 'middle' }, String(n - i)));
     }
     svg.appendChild(labels);
 
+    // the heat map of an analysis, under the stones and marks
+    svg.appendChild(el('g', { class: 'heat', id: 'heat-map', 'data-testid': 'heat-map' }));
+
     // renju: Black's forbidden points, shown while Black is to move
     const forbidden = new Set();
-    for (const f of (browsing() || setup ? [] : game.forbidden) || []) {
+    for (const f of (setup ? [] : game.forbidden) || []) {
       const p = parsePoint(f.point, n);
       if (!p) continue;
       forbidden.add(f.point);
@@ -486,11 +561,11 @@
       svg.appendChild(g);
     }
 
-    const winning = new Set((!browsing() && !setup && game.result && game.result.line) || []);
+    const winning = new Set((!setup && game.result && game.result.line) || []);
     const showNumbers = $('chk-numbers').checked;
     const stones = el('g', { class: 'stones' });
     const occupied = new Set();
-    const moves = setup ? setupMoves() : shownMoves();
+    const moves = setup ? setupMoves() : game.moves;
     // the set-up stones are not numbered, nor marked as the last move
     const start = setup ? Infinity : startPlies();
     const last = moves.length && moves[moves.length - 1].number > start ? moves[moves.length - 1] : null;
@@ -510,15 +585,17 @@
     }
     svg.appendChild(stones);
 
-    // the review's inaccuracies, mistakes and blunders: a coloured ring on the stone
+    // the review's inaccuracies, mistakes and blunders: a badge with the mark at the stone's
+    // upper right (a ring would look like the winning five's)
     const verdicts = reviewByNumber();
     for (const m of moves) {
       const v = verdicts.get(m.number);
       if (!v || !v.mark || m.x === null || m.x === undefined) continue;
-      svg.appendChild(el('circle', {
-        cx: px(m.x), cy: px(m.y), r: CELL * 0.5, class: 'review-mark ' + v.verdict,
-        'data-review': m.move, 'data-verdict': v.verdict,
-      }));
+      const g = el('g', { class: 'review-mark ' + v.verdict, 'data-review': m.move, 'data-verdict': v.verdict });
+      const bx = px(m.x) + CELL * 0.3, by = px(m.y) - CELL * 0.3;
+      g.appendChild(el('rect', { x: bx - 11, y: by - 9, width: 22, height: 17, rx: 5 }));
+      g.appendChild(el('text', { x: bx, y: by + 4.5, 'text-anchor': 'middle' }, v.mark));
+      svg.appendChild(g);
     }
 
     if (winning.size > 1) {
@@ -531,7 +608,7 @@
       svg.appendChild(el('circle', { cx: px(last.x), cy: px(last.y), r: 5.5, class: 'last-mark', 'data-testid': 'last-move' }));
     }
     // the points the analysis leaves out: a dashed ring, crossed
-    if (!browsing() && !setup && game.analyze) {
+    if (!setup && game.analyze) {
       for (const pt of game.excluded || []) {
         const p = parsePoint(pt, n);
         if (!p) continue;
@@ -542,16 +619,15 @@
         svg.appendChild(g);
       }
     }
-    const marks = el('g', { class: 'candidates', id: 'candidate-marks', 'data-testid': 'candidate-marks' });
-    svg.appendChild(marks);
-    renderCandidateMarks(occupied);
     svg.appendChild(el('g', { class: 'pv-line', id: 'pv-marks', 'data-testid': 'pv-line' }));
-    renderLineMarks();
-    // looking back at a reviewed move: the engine's choice there, and the move played
-    const next = browsing() ? verdicts.get(browse + 1) : null;
+    // the next move of the line shown, when a review judged it: the engine's choice there (a
+    // blue dashed square) and the move played (a dashed ring with its number)
+    const ahead = setup ? [] : (game.continuation || []);
+    const next = ahead.length ? verdicts.get(ahead[0].number) : null;
     if (next && next.best !== next.move) {
       const p = parsePoint(next.best, n);
-      if (p) svg.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.38, class: 'hint-mark', 'data-testid': 'review-best', 'data-best': next.best }));
+      const r = CELL * 0.36;
+      if (p) svg.appendChild(el('rect', { x: px(p.x) - r, y: px(p.y) - r, width: 2 * r, height: 2 * r, rx: 4, class: 'review-best', 'data-testid': 'review-best', 'data-best': next.best }));
     }
     if (next) {
       const p = parsePoint(next.move, n);
@@ -564,22 +640,31 @@
     }
     // a proven win: its line, numbered, the attacker's stones filled and the defender's hollow
     const sol = setup ? null : game.solution;
-    if (sol && sol.solved && !browsing()) {
+    if (sol && sol.solved) {
       const layer = el('g', { class: 'solution', 'data-testid': 'solution-line' });
-      const other = sol.color === 'black' ? 'white' : 'black';
       sol.line.forEach((pt, i) => {
         const p = parsePoint(pt, n);
         if (!p) return;
-        const g = el('g', { class: 'sol ' + (i % 2 === 0 ? sol.color : other), 'data-solution': pt, 'data-step': i + 1 });
+        const g = el('g', { class: 'sol ' + (i % 2 === 0 ? sol.color : other(sol.color)), 'data-solution': pt, 'data-step': i + 1 });
         g.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.36 }));
         g.appendChild(el('text', { x: px(p.x), y: px(p.y) + 5, 'text-anchor': 'middle' }, String(i + 1)));
         layer.appendChild(g);
       });
       svg.appendChild(layer);
     }
-    if (!setup && game.hint && game.hint.move && !game.thinking && !browsing()) {
+    if (!setup && game.hint && game.hint.move && !game.thinking) {
       const p = parsePoint(game.hint.move, n);
       if (p) svg.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.38, class: 'hint-mark', 'data-testid': 'hint-mark', 'data-hint': game.hint.move }));
+    }
+    // a point tapped once on small cells: the stone to come, waiting for the second tap
+    if (pending && !setup && !occupied.has(pending)) {
+      const p = parsePoint(pending, n);
+      if (p) {
+        const g = el('g', { class: 'pending ' + game.to_move, 'data-testid': 'pending', 'data-pending': pending });
+        g.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.46 }));
+        g.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.66, class: 'pending-ring' }));
+        svg.appendChild(g);
+      }
     }
 
     // the click targets, one per point, on top of everything
@@ -594,6 +679,10 @@
       }
     }
     svg.appendChild(hits);
+    // the number of the point under the pointer (or tapped), above everything, never in the way
+    svg.appendChild(el('g', { class: 'heat-label', id: 'heat-label', 'data-testid': 'heat-label' }));
+    renderCandidateMarks(occupied);
+    renderLineMarks();
   }
 
   // ------------------------------------------------------------------------------------------
@@ -616,6 +705,7 @@
   }
 
   function renderInfo() {
+    renderEvalBar();
     const info = shownInfo();
     const set = (id, v) => { $(id).textContent = v; };
     if (reviewing()) {
@@ -636,44 +726,139 @@
       return;
     }
     set('info-move', info.move || '–');
-    set('info-eval', evalText(info));
+    const ev = $('info-eval');
+    ev.textContent = evalText(info);
+    const raw = rawText(info);
+    if (raw) {
+      const small = document.createElement('small');
+      small.className = 'raw';
+      small.textContent = ' (' + raw + ')';
+      ev.appendChild(small);
+    }
+    ev.classList.toggle('proven-earlier', !!info.proven_earlier);
+    ev.title = info.proven_earlier ? t('eval.provenEarlier') : t('eval.tip', { k: winScale() });
     set('info-time', (info.time_ms / 1000).toFixed(2) + ' s');
     set('info-depth', info.seldepth > info.depth ? `${info.depth} / ${info.seldepth}` : String(info.depth));
     set('info-nodes', num(info.nodes));
-    set('info-nps', num(info.nps));
+    // a speed only where the search ran long enough to measure one
+    set('info-nps', info.nps === null || info.nps === undefined ? '–' : num(info.nps));
     set('info-tt', num(info.tt_hits));
     set('info-pv', info.pv.length ? info.pv.join(' ') : '–');
   }
 
+  // Without a search of its own, the review's value of the position on the board: the last
+  // move's value for its player, or the value before the next move of the line.
+  function reviewInfo() {
+    if (!game || !game.review) return null;
+    const verdicts = reviewByNumber();
+    const last = game.moves[game.moves.length - 1];
+    const v = last && verdicts.get(last.number);
+    if (v) return { score: v.score, color: v.color, mate: mateOf(v.score), move: null, depth: 0 };
+    const next = (game.continuation || [])[0];
+    const w = next && verdicts.get(next.number);
+    if (w) return { score: w.best_score, color: w.color, mate: mateOf(w.best_score), move: w.best, depth: 0 };
+    return null;
+  }
+
+  // The evaluation under the board, in view on every screen: the position's value for the side
+  // ahead, and a bar of Black's chance.
+  function renderEvalBar() {
+    const bar = $('eval-bar');
+    const info = setup ? null : (shownInfo() || reviewInfo());
+    const text = $('eval-text');
+    const fill = $('eval-fill');
+    if (!info) {
+      text.textContent = t('eval.none');
+      fill.style.width = '50%';
+      bar.dataset.side = '';
+      bar.dataset.label = '';
+      return;
+    }
+    const j = judge(info.score, info.color, info.mate);
+    let words = judgeText(j);
+    if (info.proven_earlier) words += ' ✓';
+    const searching = game && game.thinking && !reviewing() && !solving();
+    text.textContent = words + (info.move ? ' · ' + t('eval.best', { move: info.move }) : '')
+      + (searching ? ' · ' + t('eval.depth', { depth: info.depth }) : '');
+    bar.dataset.side = j.side;
+    bar.dataset.label = words;
+    bar.title = t('eval.tip', { k: winScale() });
+    fill.style.width = (100 * blackChance(info.score, info.color)).toFixed(1) + '%';
+  }
+
   let shownCandidates = null; // what the candidate list shows (redrawn only when it changes)
 
-  // The analysis's values on the board. Only this layer is redrawn while an analysis runs: the
-  // click targets stay, so that a click is never lost between mouse down and up.
+  // The analysis on the board: the heat map (each candidate's cell in the colour of the side
+  // to move's chance, the best one outlined) and the number of the point under the pointer.
+  // Only these layers are redrawn while an analysis runs: the click targets stay, so that a
+  // click is never lost between mouse down and up.
   function renderCandidateMarks(occupied) {
-    const marks = $('candidate-marks');
-    if (!marks || !game) return;
-    marks.textContent = '';
+    const heat = $('heat-map');
+    if (!heat || !game) return;
+    heat.textContent = '';
     const n = game.size;
     if (!occupied) occupied = new Set(game.moves.map((m) => m.move));
     const analysis = analysisInfo();
-    // a candidate's line shown on the board hides the values
-    if (!analysis || !analysis.candidates || browsing() || setup || boardLine()) return;
-    analysis.candidates.forEach((c, rank) => {
-      const p = parsePoint(c.move, n);
-      if (!p || occupied.has(c.move)) return;
-      const cls = 'cand' + (rank === 0 ? ' best' : '') + (c.mate > 0 ? ' win' : '');
-      const g = el('g', { class: cls, 'data-candidate': c.move, 'data-rank': rank, 'data-score': c.score });
-      g.appendChild(el('title', {}, `${c.move}: ${evalText(c)} (${c.pv.join(' ')})`));
-      g.appendChild(el('circle', { cx: px(p.x), cy: px(p.y), r: CELL * 0.42 }));
-      g.appendChild(el('text', { x: px(p.x), y: px(p.y) + 4, 'text-anchor': 'middle' }, shortEval(c)));
-      marks.appendChild(g);
-    });
+    const cands = (analysis && analysis.candidates) || [];
+    const on = $('chk-heat').checked;
+    heat.dataset.on = on ? 'yes' : 'no';
+    // a candidate's line on the board hides the map
+    if (on && cands.length && !setup && !boardLine()) {
+      const half = CELL * 0.47;
+      cands.forEach((c, rank) => {
+        const p = parsePoint(c.move, n);
+        if (!p || occupied.has(c.move)) return;
+        const chance = candidateChance(c, analysis.color);
+        const g = el('g', {
+          class: 'cand' + (rank === 0 ? ' best' : ''), 'data-candidate': c.move, 'data-rank': rank,
+          'data-score': c.score, 'data-chance': chance.toFixed(3),
+        });
+        g.appendChild(el('rect', {
+          x: px(p.x) - half, y: px(p.y) - half, width: 2 * half, height: 2 * half, rx: 7, fill: heatColor(chance),
+        }));
+        heat.appendChild(g);
+      });
+    }
+    renderHeatLabel();
+  }
+
+  // The label of the point under the pointer or tapped once: a candidate's value, or the point
+  // waiting for its second tap.
+  function renderHeatLabel() {
+    const layer = $('heat-label');
+    if (!layer || !game) return;
+    layer.textContent = '';
+    delete layer.dataset.point;
+    const point = pending || hoverPoint;
+    if (!point || setup) return;
+    const analysis = analysisInfo();
+    const heatOn = $('chk-heat').checked && !boardLine();
+    const c = heatOn ? ((analysis && analysis.candidates) || []).find((x) => x.move === point) : null;
+    const p = parsePoint(point, game.size);
+    if (!p) return;
+    const parts = [];
+    if (c) parts.push(point + ': ' + evalText({ score: c.score, color: analysis.color, mate: c.mate }));
+    if (pending === point) parts.push(c ? t('confirm.again') : t('confirm.tap', { point }));
+    if (!parts.length) return;
+    const text = parts.join(' · ');
+    // at least 14 pixels high on the screen, however small the board is drawn
+    const unit = Math.max(1, 14 / (cellPx() / CELL) / 15);
+    const font = 15 * unit;
+    // above the point, or below it on the top rows; inside the board
+    const y = p.y < 2 ? px(p.y) + CELL * 0.6 + font : px(p.y) - CELL * 0.5 - font * 0.4;
+    const width = [...text].reduce((w, ch) => w + (ch.charCodeAt(0) > 255 ? 15 : 8.4) * unit, 16 * unit);
+    const right = MARGIN * 2 + CELL * (game.size - 1);
+    const x = Math.max(width / 2 + 2, Math.min(right - width / 2 - 2, px(p.x)));
+    layer.dataset.point = point;
+    layer.dataset.text = text;
+    layer.appendChild(el('rect', { x: x - width / 2, y: y - font, width, height: font * 1.65, rx: 6 * unit }));
+    layer.appendChild(el('text', { x, y: y + font * 0.2, 'text-anchor': 'middle', 'font-size': font }, text));
   }
 
   // The engine's line from the position on the board: the PV of the search shown, past the
   // moves played since it was searched (none when they left it).
   function engineLine() {
-    if (!game || browsing() || reviewing() || solving()) return null;
+    if (!game || reviewing() || solving()) return null;
     const src = shownSource();
     const info = src && src.info;
     if (!info || !info.pv || !info.pv.length) return null;
@@ -686,7 +871,7 @@
   // The line drawn on the board: a candidate's under the pointer, the engine's under the pointer
   // or with "Best line on board" (but not over the values of an analysis or a proven win).
   function boardLine() {
-    if (!game || browsing() || setup) return null;
+    if (!game || setup) return null;
     const analysis = analysisInfo();
     const cands = (analysis && analysis.candidates) || [];
     if (hoverLine && hoverLine.move) {
@@ -746,24 +931,29 @@
       pt.textContent = c.move;
       const ev = document.createElement('span');
       ev.className = 'ev';
-      ev.textContent = evalText(c);
+      ev.textContent = evalText({ score: c.score, color: info.color, mate: c.mate });
+      const chip = document.createElement('span');
+      chip.className = 'chip';
+      chip.style.background = heatColor(candidateChance(c, info.color));
       const line = document.createElement('span');
       line.className = 'line';
-      line.textContent = c.pv.slice(1, 8).join(' ') + ' (d' + c.depth + ')';
+      // the whole line, cut to the width of the panel (its title has it all)
+      line.textContent = c.pv.slice(1).join(' ') + ' (d' + c.depth + ')';
+      line.title = c.pv.join(' ');
       const x = document.createElement('button');
       x.type = 'button';
       x.className = 'cand-x';
       x.dataset.exclude = c.move;
       x.title = t('exclude.one', { move: c.move });
       x.textContent = '×';
-      li.append(pt, ev, line, x);
+      li.append(chip, pt, ev, line, x);
       list.appendChild(li);
     }
   }
 
   // The points left out of the analysis, under the candidates.
   function renderExcluded() {
-    const list = (game && game.analyze && !browsing() && game.excluded) || [];
+    const list = (game && game.analyze && game.excluded) || [];
     $('excluded-box').hidden = list.length === 0;
     $('excluded-list').textContent = list.join(' ');
   }
@@ -803,15 +993,21 @@
 
   const remembered = new Map(); // game id -> what was saved of it (moves and result)
   async function remember(state) {
-    const moves = state.moves.length - (state.setup_plies || 0);
-    const key = moves + ':' + JSON.stringify(state.result);
+    // the moves of the line shown, and every line of the tree (saved as SGF)
+    const moves = state.moves.length + (state.continuation || []).length - (state.setup_plies || 0);
+    const nodes = state.tree ? state.tree.nodes.length : 0;
+    const key = moves + ':' + nodes + ':' + JSON.stringify(state.result);
     if (moves < 1 || remembered.get(state.id) === key) return;
     remembered.set(state.id, key);
     try {
-      const resp = await fetch('/api/games/' + state.id + '/export?format=record');
+      const [resp, sgfResp] = await Promise.all([
+        fetch('/api/games/' + state.id + '/export?format=record'),
+        fetch('/api/games/' + state.id + '/export?format=sgf'),
+      ]);
       if (!resp.ok) return;
       const line = (await resp.text()).trim();
-      const entry = { id: state.id, line, rule: state.rule, size: state.size, moves, result: state.result || null, at: Date.now() };
+      const sgf = sgfResp.ok ? await sgfResp.text() : null;
+      const entry = { id: state.id, line, sgf, rule: state.rule, size: state.size, moves, result: state.result || null, at: Date.now() };
       // the same game, or the same moves opened again, once
       const h = loadHistory().filter((e) => e.id !== state.id && e.line !== line);
       h.unshift(entry);
@@ -858,6 +1054,8 @@
     if (reviewing()) {
       status.textContent = t('status.reviewing', { done: game.review.done, total: game.review.total });
     }
+    // the result takes the status's place in the same line: nothing below it moves
+    status.classList.toggle('quiet', !!r && !reviewing());
     if (r) {
       if (!reviewing()) status.textContent = t('status.over');
       result.textContent = resultText(r);
@@ -876,134 +1074,179 @@
       } else if (game.thinking && !analysing()) {
         status.textContent = game.thinking.purpose === 'hint'
           ? t('status.hint') : t('status.thinking', { color: colorName(game.thinking.color) });
+      } else if (game.engine_waits) {
+        status.textContent = t('status.waits', { color: colorName(game.to_move) });
       } else {
         const who = game.players[game.to_move] === 'person' ? t('you') : t('theEngine');
         status.textContent = t('status.toMove', { color: colorName(game.to_move), who })
           + (analysing() ? ' · ' + t('status.analyzing') + '…' : '');
       }
     }
-    if (browsing()) {
-      status.textContent = t('status.browsing', { k: browse, n: game.moves.length });
+    if ((game.continuation || []).length && !setup && !r) {
+      status.textContent += ' · ' + t('status.inLine', { k: game.moves.length, n: lineMoves().length });
     }
     if (setup) status.textContent = t('status.setup');
+    status.title = status.textContent;
     status.dataset.toMove = game.to_move;
-    status.dataset.browsing = browsing() ? String(browse) : 'no';
+    // the moves on the board (not the set-up stones), and the node of the tree shown
+    status.dataset.moves = String(game.moves.length - startPlies());
+    status.dataset.node = String(currentNode());
+    status.dataset.waits = game.engine_waits ? 'yes' : 'no';
     status.dataset.thinking = game.thinking ? 'yes' : 'no';
     if (game.engine_error) showError({ message: game.engine_error });
   }
 
+  // The tree of moves, as a move list with its lines: the main line from the start, and after
+  // each move that has others tried in its place, those lines in boxes of their own. The line
+  // shown (the board's moves and the moves after them) stands out, the move on the board is
+  // marked, and a click on any move shows the board after it.
   function renderMoves() {
     const list = $('moves');
     list.textContent = '';
-    if (!game) return;
+    if (!game || !game.tree) return;
     const verdicts = reviewByNumber();
     const start = startPlies();
+    const here = currentNode();
+    const first = firstNode();
+    const played = new Set(game.moves.map((m) => m.node));
+    const ahead = new Set((game.continuation || []).map((m) => m.node));
+    const byNode = new Map(lineMoves().filter((m) => m.node !== null).map((m) => [m.node, m]));
     if (start > 0) {
       // the set-up position's stones: one entry, which shows the board before the first move
       const stones = game.moves.slice(0, start).filter((m) => m.x !== null && m.x !== undefined);
-      const li = document.createElement('li');
-      li.className = 'setup';
-      li.dataset.testid = 'setup-entry';
-      li.dataset.number = start;
-      if (browsing() ? browse === start : game.moves.length === start) li.classList.add('current');
-      li.textContent = t('setup.entry', {
+      const entry = document.createElement('span');
+      entry.className = 'setup' + (here === 0 ? ' current' : '');
+      entry.dataset.testid = 'setup-entry';
+      entry.dataset.node = '0';
+      entry.textContent = t('setup.entry', {
         black: stones.filter((m) => m.color === 'black').length,
         white: stones.filter((m) => m.color === 'white').length,
       });
-      li.addEventListener('click', () => browseTo(start));
-      list.appendChild(li);
+      list.appendChild(entry);
     }
-    for (const m of game.moves) {
-      if (m.number <= start) continue;
-      const li = document.createElement('li');
-      li.className = m.color;
-      li.dataset.testid = 'move';
-      li.dataset.move = m.move;
-      li.dataset.number = m.number;
-      if (browsing() ? m.number === browse : m.number === game.moves.length) li.classList.add('current');
-      li.addEventListener('click', () => browseTo(m.number));
-      const numEl = document.createElement('span');
-      numEl.className = 'n';
-      numEl.textContent = m.number + '.';
+    const moveEl = (id) => {
+      const node = treeIndex.get(id);
+      const m = byNode.get(id);
+      const span = document.createElement('span');
+      span.className = 'mv ' + node.color + (played.has(id) ? ' played' : '') + (ahead.has(id) ? ' ahead' : '')
+        + (id === here ? ' current' : '') + (byNode.has(id) ? '' : ' off-line');
+      span.dataset.testid = 'move';
+      span.dataset.node = String(id);
+      span.dataset.move = node.move;
+      span.dataset.number = String(node.number);
+      if (played.has(id)) span.dataset.played = 'yes';
+      const n = document.createElement('span');
+      n.className = 'n';
+      n.textContent = node.number + '.';
       const pt = document.createElement('span');
       pt.className = 'pt';
-      pt.textContent = m.move;
-      li.append(numEl, pt);
-      const v = verdicts.get(m.number);
+      pt.textContent = node.move;
+      span.append(n, pt);
+      const v = m && verdicts.get(m.number);
       if (v) {
-        li.dataset.verdict = v.verdict;
-        li.title = t('review.tip', {
-          verdict: t('verdict.' + v.verdict), value: reviewValue(v.score, v.score_text),
-          best: v.best, bestValue: reviewValue(v.best_score, v.best_score_text), loss: Math.round(v.loss * 100),
+        span.dataset.verdict = v.verdict;
+        span.title = t('review.tip', {
+          verdict: t('verdict.' + v.verdict), value: reviewValue(v.score, v.color),
+          best: v.best, bestValue: reviewValue(v.best_score, v.color), loss: Math.round(v.loss * 100),
         });
         if (v.mark) {
           const mark = document.createElement('span');
           mark.className = 'mark';
           mark.textContent = v.mark;
-          li.append(mark);
+          span.append(mark);
         }
+      } else if (m && m.engine) {
+        span.title = evalText(m.engine);
       }
-      if (m.engine) {
-        const ev = document.createElement('span');
-        ev.className = 'ev';
-        ev.textContent = evalText(m.engine);
-        li.append(ev);
+      return span;
+    };
+    // each move of a line, then the boxes of the moves tried in its place (a fork's first
+    // child is its main line)
+    const line = (from, box) => {
+      let at = from;
+      for (;;) {
+        const kids = treeIndex.get(at).children;
+        if (!kids.length) return;
+        const [main, ...others] = kids;
+        box.appendChild(moveEl(main));
+        for (const o of others) {
+          const sub = document.createElement('div');
+          sub.className = 'variation' + (byNode.has(o) ? ' on-line' : '');
+          sub.dataset.testid = 'variation';
+          sub.dataset.node = String(o);
+          sub.appendChild(moveEl(o));
+          line(o, sub);
+          box.appendChild(sub);
+        }
+        at = main;
       }
-      list.appendChild(li);
+    };
+    line(0, list);
+    // the move on the board in view, inside the list only (never the page)
+    const cur = list.querySelector('.current');
+    if (cur) {
+      const top = cur.offsetTop - list.offsetTop;
+      if (top < list.scrollTop) list.scrollTop = top - 4;
+      else if (top + cur.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + cur.offsetHeight - list.clientHeight + 4;
     }
-    const current = list.querySelector('li.current');
-    if (browsing() && current) current.scrollIntoView({ block: 'nearest' });
-    else list.scrollTop = list.scrollHeight;
-    const nav = (id, off) => { $(id).disabled = off; };
-    const n = game.moves.length, k = browsing() ? browse : n;
-    nav('nav-first', k <= start);
-    nav('nav-prev', k <= start);
-    nav('nav-next', k === n);
-    nav('nav-last', k === n);
+    const nav = (id, off) => { $(id).disabled = off || !!setup; };
+    const atEnd = !(game.continuation || []).length;
+    nav('nav-first', here === first);
+    nav('nav-prev', here === first);
+    nav('nav-next', atEnd);
+    nav('nav-last', atEnd);
+    // a line can be promoted when it is not the main line, deleted from any move after the start
+    let main = true;
+    for (let id = here; id !== 0 && treeIndex.has(id); id = treeIndex.get(id).parent) {
+      const parent = treeIndex.get(treeIndex.get(id).parent);
+      if (parent && parent.children[0] !== id) main = false;
+    }
+    const busy = !!(game.opening || setup);
+    nav('btn-promote', busy || main);
+    nav('btn-delete', busy || here === 0 || here === first);
   }
 
   function renderGraph() {
     const svg = $('graph');
     svg.textContent = '';
-    const W = 340, H = 120, L = 8, R = 8, mid = H / 2, amp = H / 2 - 10;
+    const W = 340, H = 120, L = 8, R = 8, mid = H / 2, amp = H / 2 - 8;
     svg.appendChild(el('rect', { x: 0, y: 0, width: W, height: H, class: 'graph-bg' }));
     svg.appendChild(el('rect', { x: 0, y: 0, width: W, height: mid, class: 'graph-black' }));
+    for (const q of [0.25, 0.75]) {
+      const y = mid - amp * (2 * q - 1);
+      svg.appendChild(el('line', { x1: 0, y1: y, x2: W, y2: y, class: 'graph-grid' }));
+    }
     svg.appendChild(el('line', { x1: 0, y1: mid, x2: W, y2: mid, class: 'graph-axis' }));
     // labels first, so that the curve is drawn over them
     svg.appendChild(el('text', { x: 6, y: 12, class: 'graph-label' }, '▲ ' + t('graph.black')));
     svg.appendChild(el('text', { x: 6, y: H - 4, class: 'graph-label' }, '▼ ' + t('graph.white')));
+    svg.appendChild(el('text', { x: W - 6, y: mid - 3, class: 'graph-label', 'text-anchor': 'end' }, '50%'));
     if (!game) return;
-    const total = Math.max(game.moves.length, 10);
+    const line = lineMoves();
+    const total = Math.max(line.length, 10);
     const xOf = (k) => L + (W - L - R) * (k - 1) / Math.max(total - 1, 1);
-    const yOf = (info) => {
-      // proven results sit at the edges; ordinary scores are squashed smoothly towards them
-      const v = info.mate !== null && info.mate !== undefined
-        ? (info.black_score > 0 ? 1 : -1)
-        : Math.tanh(info.black_score / 600);
-      return mid - amp * v;
-    };
+    // Black's chance on the curve of every value of the page: 100% at the top
+    const yOf = (score, color) => mid - amp * (2 * blackChance(score, color) - 1);
     // a review's values cover every move; otherwise the engine's own moves
     const verdicts = reviewByNumber();
     const pts = [];
-    for (const m of game.moves) {
+    for (const m of line) {
       const v = verdicts.get(m.number);
       if (v) {
-        const black = m.color === 'black' ? v.score : -v.score;
-        const info = { black_score: black, mate: Math.abs(black) >= 29000 ? 1 : null };
-        pts.push([xOf(m.number), yOf(info), m, reviewValue(v.score, v.score_text)]);
+        pts.push([xOf(m.number), yOf(v.score, m.color), m, reviewValue(v.score, m.color)]);
       } else if (m.engine) {
-        pts.push([xOf(m.number), yOf(m.engine), m, evalText(m.engine)]);
+        pts.push([xOf(m.number), yOf(m.engine.score, m.engine.color), m, evalText(m.engine)]);
       }
     }
-    if (browsing()) {
-      const x = xOf(Math.max(browse, 1));
+    if ((game.continuation || []).length) {
+      const x = xOf(Math.max(game.moves.length, 1));
       svg.appendChild(el('line', { x1: x, y1: 0, x2: x, y2: H, class: 'graph-cursor', 'data-testid': 'graph-cursor' }));
     }
     if (pts.length > 1) {
       svg.appendChild(el('polyline', { points: pts.map((p) => p[0].toFixed(1) + ',' + p[1].toFixed(1)).join(' '), class: 'graph-line' }));
     }
     for (const [x, y, m, text] of pts) {
-      const c = el('circle', { cx: x, cy: y, r: 3, class: 'graph-dot ' + m.color, 'data-number': m.number });
+      const c = el('circle', { cx: x, cy: y, r: 3, class: 'graph-dot ' + m.color, 'data-number': m.number, 'data-node': m.node });
       c.appendChild(el('title', {}, `${m.number}. ${m.move}: ${text}`));
       svg.appendChild(c);
     }
@@ -1062,15 +1305,22 @@
       mark.textContent = m.mark;
       const ev = document.createElement('span');
       ev.className = 'ev';
-      ev.textContent = reviewValue(m.score, m.score_text);
+      ev.textContent = reviewValue(m.score, m.color);
       const better = document.createElement('span');
       better.className = 'better';
-      better.textContent = t('review.better', { best: m.best_pv.slice(0, 5).join(' ') || m.best, value: reviewValue(m.best_score, m.best_score_text) });
+      better.textContent = t('review.better', { best: m.best_pv.slice(0, 5).join(' ') || m.best, value: reviewValue(m.best_score, m.color) });
       li.append(n, pt, mark, ev, better);
       li.title = t('review.show');
-      li.addEventListener('click', () => browseTo(m.number - 1));
+      li.addEventListener('click', () => goTo(nodeBefore(m.number)));
       list.appendChild(li);
     }
+  }
+
+  // The node of the position before move `number` of the line shown.
+  function nodeBefore(number) {
+    const line = lineMoves();
+    const k = number - 1;
+    return k <= startPlies() ? 0 : (line[k - 1] ? line[k - 1].node : null);
   }
 
   function renderSolution() {
@@ -1136,11 +1386,29 @@
     $('btn-stop').disabled = !thinking;
     $('btn-stop').textContent = t(analysing() || reviewing() || solving() ? 'stopAnalysis' : 'stop');
     $('io-download').href = g ? '/api/games/' + g.id + '/export?format=psq&download=true' : '#';
+    $('io-download-sgf').href = g ? '/api/games/' + g.id + '/export?format=sgf&download=true' : '#';
     if (setup) {
       // the board is not the game's while a position is set up
       for (const b of document.querySelectorAll('[data-testid=controls] button, [data-testid=nav] button')) b.disabled = true;
     }
   }
+
+  // Fits the board to the window. Wide: the board fits the window's height, its tools in a
+  // column beside it. Narrow: the board takes the width, the evaluation follows right under it.
+  const WIDE = 900;
+  const TOOLS = 230 + 14;
+  function fitBoard() {
+    const play = $('play');
+    if (window.innerWidth < WIDE) {
+      play.style.removeProperty('--board');
+      return;
+    }
+    const top = play.querySelector('.board-wrap').getBoundingClientRect().top + window.scrollY;
+    const byWidth = window.innerWidth - TOOLS - 340 - 18 * 3;
+    const size = Math.max(300, Math.min(900, byWidth, window.innerHeight - top - 10));
+    play.style.setProperty('--board', Math.floor(size) + 'px');
+  }
+  window.addEventListener('resize', () => { fitBoard(); renderBoard(); });
 
   function render() {
     renderOpening();
@@ -1156,9 +1424,12 @@
     renderHistory();
     renderClocks();
     renderButtons();
+    fitBoard();
+    // (the cells' size on the screen decides whether a tap asks for a second one)
+    $('board').dataset.confirm = needsConfirm() ? 'yes' : 'no';
     // the renju opening rules (renju.js): their panel, log, marks and the opening's name
     if (window.RenjuUi && !setup) {
-      window.RenjuUi.render(game, { act, lang: () => lang, browsing, el, px, parsePoint, CELL });
+      window.RenjuUi.render(game, { act, lang: () => lang, el, px, parsePoint, CELL });
     }
   }
 
@@ -1171,15 +1442,24 @@
       if (target && target.dataset.point) setupClick(target.dataset.point);
       return;
     }
-    // a click while the game is reviewed would cancel the review: Stop first; looking back,
-    // the board is not the game's
-    if (!target || !target.dataset.point || !game || reviewing() || browsing()) return;
-    act('/move', { move: target.dataset.point });
+    // a click while the game is reviewed would cancel the review: Stop first
+    if (!target || !target.dataset.point || !game || reviewing()) return;
+    const point = target.dataset.point;
+    // small cells: the first tap shows the stone to come (and a candidate's value), the
+    // second on the same point plays it
+    if (needsConfirm() && pending !== point) {
+      if (!personToMove() || game.moves.some((m) => m.move === point)) return;
+      pending = point;
+      renderBoard();
+      return;
+    }
+    pending = null;
+    act('/move', { move: point });
   });
   // a right-click on an empty point leaves it out of the analysis, or takes it back in
   $('board').addEventListener('contextmenu', (e) => {
     const target = e.target.closest('[data-point]');
-    if (!game || !game.analyze || setup || browsing() || !target || !target.dataset.point) return;
+    if (!game || !game.analyze || setup || !target || !target.dataset.point) return;
     const point = target.dataset.point;
     if (game.moves.some((m) => m.move === point)) return;
     e.preventDefault();
@@ -1193,13 +1473,20 @@
   $('history-list').addEventListener('click', (e) => {
     const b = e.target.closest('[data-open]');
     const entry = b && loadHistory()[Number(b.dataset.open)];
-    if (entry) newGame({ record: entry.line });
+    if (entry && entry.sgf) newGame({ sgf: entry.sgf, size: undefined, rule: undefined });
+    else if (entry) newGame({ record: entry.line });
   });
   $('btn-history-clear').addEventListener('click', () => { storeHistory([]); renderHistory(); });
-  $('nav-first').addEventListener('click', () => browseTo(startPlies()));
-  $('nav-prev').addEventListener('click', () => browseTo((browsing() ? browse : game.moves.length) - 1));
-  $('nav-next').addEventListener('click', () => browseTo((browsing() ? browse : game.moves.length) + 1));
-  $('nav-last').addEventListener('click', () => browseTo(null));
+  $('nav-first').addEventListener('click', () => step('first'));
+  $('nav-prev').addEventListener('click', () => step('prev'));
+  $('nav-next').addEventListener('click', () => step('next'));
+  $('nav-last').addEventListener('click', () => step('last'));
+  $('moves').addEventListener('click', (e) => {
+    const m = e.target.closest('[data-node]');
+    if (m) goTo(Number(m.dataset.node));
+  });
+  $('btn-promote').addEventListener('click', () => act('/branch', { node: currentNode(), action: 'promote' }));
+  $('btn-delete').addEventListener('click', () => act('/branch', { node: currentNode(), action: 'delete' }));
   document.addEventListener('keydown', (e) => {
     const typing = e.target instanceof Element && e.target.closest('input, textarea, select');
     if (!game || typing || e.altKey) return;
@@ -1217,11 +1504,11 @@
       if (e.key === 'Escape') { setup = null; render(); e.preventDefault(); }
       return;
     }
-    const k = browsing() ? browse : game.moves.length;
-    if (e.key === 'ArrowLeft') browseTo(k - 1);
-    else if (e.key === 'ArrowRight') browseTo(k + 1);
-    else if (e.key === 'Home') browseTo(startPlies());
-    else if (e.key === 'End' || e.key === 'Escape') browseTo(null);
+    if (e.key === 'ArrowLeft') step('prev');
+    else if (e.key === 'ArrowRight') step('next');
+    else if (e.key === 'Home') step('first');
+    else if (e.key === 'End') step('last');
+    else if (e.key === 'Escape' && pending) { pending = null; renderBoard(); }
     else return;
     e.preventDefault();
   });
@@ -1243,6 +1530,11 @@
   $('btn-swap').addEventListener('click', () => act('/swap'));
   $('btn-resign').addEventListener('click', () => act('/resign'));
   $('chk-numbers').addEventListener('change', renderBoard);
+  $('chk-heat').checked = localStorage.getItem(HEAT_KEY) !== '0';
+  $('chk-heat').addEventListener('change', () => {
+    localStorage.setItem(HEAT_KEY, $('chk-heat').checked ? '1' : '0');
+    renderCandidateMarks();
+  });
   $('chk-pv').checked = localStorage.getItem(PV_KEY) === '1';
   $('chk-pv').addEventListener('change', () => {
     localStorage.setItem(PV_KEY, $('chk-pv').checked ? '1' : '0');
@@ -1257,14 +1549,24 @@
   $('candidates').addEventListener('mouseleave', () => setHoverLine(null));
   $('info-pv').addEventListener('mouseenter', () => setHoverLine({ best: true }));
   $('info-pv').addEventListener('mouseleave', () => setHoverLine(null));
+  // the pointer on a candidate on the board: its value with the heat map on, its line without
   $('board').addEventListener('mouseover', (e) => {
     const target = e.target.closest('[data-point]');
+    const point = target ? target.dataset.point : null;
     const analysis = analysisInfo();
-    const onCandidate = target && analysis && (analysis.candidates || []).some((c) => c.move === target.dataset.point);
-    if (onCandidate) setHoverLine({ move: target.dataset.point });
+    const onCandidate = point && analysis && (analysis.candidates || []).some((c) => c.move === point);
+    if (point !== hoverPoint) {
+      hoverPoint = point;
+      renderHeatLabel();
+    }
+    if (onCandidate && !$('chk-heat').checked) setHoverLine({ move: point });
     else if (hoverLine && hoverLine.move) setHoverLine(null);
   });
-  $('board').addEventListener('mouseleave', () => { if (hoverLine && hoverLine.move) setHoverLine(null); });
+  $('board').addEventListener('mouseleave', () => {
+    hoverPoint = null;
+    renderHeatLabel();
+    if (hoverLine && hoverLine.move) setHoverLine(null);
+  });
   $('ng-start').addEventListener('click', () => { saveSettings(); newGame(); });
   $('ng-setup').addEventListener('click', setupOpen);
   for (const b of document.querySelectorAll('#setup-bar [data-tool]')) {
@@ -1307,12 +1609,15 @@
   $('io-export-psq').addEventListener('click', () => exportAs('psq'));
   $('io-export-diagram').addEventListener('click', () => exportAs('diagram'));
   $('io-export-record').addEventListener('click', () => exportAs('record'));
+  $('io-export-sgf').addEventListener('click', () => exportAs('sgf'));
   $('io-import').addEventListener('click', () => {
     const text = $('io-text').value.trim();
     if (!text) { showError({ code: 'empty' }); return; }
     // a diagram: at least five rows of points (X, O, . and the like, row numbers, brackets)
     const rows = text.split('\n').filter((l) => /^[\sXxOo.+\-_·●○#\[\]\d]*[XxOo.+\-_·●○#][\sXxOo.+\-_·●○#\[\]\d]*$/.test(l.trim()));
     if (/^piskvorky/i.test(text)) newGame({ psq: text });
+    // an SGF record, with its lines
+    else if (/^\(\s*;/.test(text)) newGame({ sgf: text });
     // a line of the datasets' format: size, rule, moves, then `| key=value` (the first line)
     else if (/^\d+\s+(freestyle|standard|renju|caro5|caro6)\b/i.test(text)) newGame({ record: text.split('\n')[0] });
     else if (rows.length >= 5) newGame({ diagram: text, size: undefined });

@@ -100,6 +100,7 @@ window.RenjuUi = (function () {
         const o = document.createElement('option');
         o.value = v;
         o.dataset.renju = v;
+        o.textContent = TEXT.en['opt.' + v];
         sel.appendChild(o);
       }
     }
@@ -155,7 +156,7 @@ window.RenjuUi = (function () {
   function drawBoard(game, r) {
     const svg = $('board');
     const hits = svg && svg.querySelector('g.hits');
-    if (!hits || page.browsing()) return;
+    if (!hits) return;
     const layer = page.el('g', { class: 'renju-marks', 'data-testid': 'renju-marks' });
     const n = game.size;
     const c = (n - 1) / 2;
@@ -229,6 +230,9 @@ window.RenjuUi = (function () {
     log.scrollTop = log.scrollHeight;
     drawBoard(game, r);
   }
+
+  // the options of the new-game form are there before app.js restores the saved settings
+  ensureDom();
 
   return { render };
 })();

@@ -7,12 +7,13 @@
 //! node budget), so a corpus can be made again or extended with other game numbers.
 
 use anyhow::{bail, Context, Result};
+use gomoku_engine::eval::{EvalModel, EvalParams};
 use gomoku_engine::notation::format_moves;
+use gomoku_engine::rng::{Rng, SplitMix64};
 use gomoku_engine::search::score::WIN_MIN;
 use gomoku_engine::{
     Color, Engine, EngineConfig, Game, GameResult, Limits, Pos, Rule, SearchOptions,
 };
-use gomoku_engine::rng::{Rng, SplitMix64};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::PathBuf;
@@ -43,6 +44,10 @@ pub struct Args {
     /// Fewest and most stones of a random opening, as MIN,MAX.
     #[arg(long, default_value = "3,7", value_parser = parse_range)]
     pub opening_stones: (usize, usize),
+    /// Percentage of openings that start with 2 to 10 stones scattered along the edges
+    /// before the stones near the centre.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub scattered_pct: u8,
     /// Largest value (for the side to move, in evaluation units) of an opening kept as
     /// balanced.
     #[arg(long, default_value_t = 120)]
@@ -50,6 +55,10 @@ pub struct Args {
     /// Transposition table of each game's engine, in MB.
     #[arg(long, default_value_t = 16)]
     pub hash_mb: usize,
+    /// Play with the hand-set formula's evaluation (the training's prior) instead of the
+    /// compiled-in model, so that the corpus does not depend on the model it will replace.
+    #[arg(long)]
+    pub formula: bool,
     /// Output file (appended to).
     #[arg(long)]
     pub out: PathBuf,
@@ -84,39 +93,64 @@ struct Played {
     values: Vec<i32>,
 }
 
-/// A random opening of `stones` stones: the first near the centre, each later one within two
-/// points of a stone already placed; no five, no forbidden point, no stone that makes a four.
-fn random_opening(rng: &mut SplitMix64, size: usize, rule: Rule, stones: usize) -> Option<Game> {
+/// A random opening: `scattered` stones on points within two of the edge (as some of
+/// Gomocup's openings have), then `stones` more, the first near the centre, each later one
+/// within two points of one of these; no five, no forbidden point, no stone that makes a four.
+fn random_opening(
+    rng: &mut SplitMix64,
+    size: usize,
+    rule: Rule,
+    scattered: usize,
+    stones: usize,
+) -> Option<Game> {
     let mut game = Game::new(size, rule).ok()?;
+    let fits = |game: &mut Game, p: Pos| {
+        let b = game.board();
+        let us = b.to_move();
+        if !b.is_empty(p) || b.threat(p, us) >= gomoku_engine::Pattern4::Block4 {
+            return false;
+        }
+        !(us == Color::Black && rule == Rule::Renju && game.board_mut().is_forbidden(p))
+    };
+    let mut tries = 0;
+    while game.board().stone_count() < scattered {
+        tries += 1;
+        if tries > 200 {
+            return None;
+        }
+        let (x, y) = (rng.below(size), rng.below(size));
+        let near_edge = x.min(y).min(size - 1 - x).min(size - 1 - y) <= 1;
+        let p = Pos::new(x, y);
+        if near_edge && fits(&mut game, p) {
+            game.play(p).ok()?;
+        }
+    }
     let c = (size / 2) as i32;
     let first = Pos::new(
         (c - 2 + rng.below(5) as i32) as usize,
         (c - 2 + rng.below(5) as i32) as usize,
     );
+    if !fits(&mut game, first) {
+        return None;
+    }
     game.play(first).ok()?;
-    let mut tries = 0;
-    while game.board().stone_count() < stones {
+    let mut cluster = vec![first];
+    while cluster.len() < stones {
         tries += 1;
-        if tries > 200 {
+        if tries > 400 {
             return None;
         }
-        let placed: Vec<Pos> = game.board().moves().to_vec();
-        let base = placed[rng.below(placed.len())];
+        let base = cluster[rng.below(cluster.len())];
         let x = base.x() as i32 + rng.below(5) as i32 - 2;
         let y = base.y() as i32 + rng.below(5) as i32 - 2;
         if x < 0 || y < 0 || x >= size as i32 || y >= size as i32 {
             continue;
         }
         let p = Pos::new(x as usize, y as usize);
-        let b = game.board();
-        let us = b.to_move();
-        if !b.is_empty(p) || b.threat(p, us) >= gomoku_engine::Pattern4::Block4 {
-            continue;
+        if fits(&mut game, p) {
+            game.play(p).ok()?;
+            cluster.push(p);
         }
-        if us == Color::Black && rule == Rule::Renju && game.board_mut().is_forbidden(p) {
-            continue;
-        }
-        game.play(p).ok()?;
     }
     Some(game)
 }
@@ -137,7 +171,12 @@ fn play_game(args: &Args, number: usize, engine: &mut Engine) -> Option<Played> 
     for _ in 0..50 {
         let (lo, hi) = args.opening_stones;
         let stones = lo + rng.below(hi - lo + 1);
-        let Some(g) = random_opening(&mut rng, size, rule, stones) else {
+        let scattered = if rng.below(100) < usize::from(args.scattered_pct) {
+            2 + rng.below(9)
+        } else {
+            0
+        };
+        let Some(g) = random_opening(&mut rng, size, rule, scattered, stones) else {
             continue;
         };
         engine.clear_hash();
@@ -203,6 +242,10 @@ fn line_of(args: &Args, number: usize, g: &Played) -> String {
     )
 }
 
+fn formula_model() -> EvalModel {
+    EvalModel::from_params(&EvalParams::default())
+}
+
 /// Runs `gomoku selfplay`.
 ///
 /// # Errors
@@ -210,6 +253,12 @@ fn line_of(args: &Args, number: usize, g: &Played) -> String {
 pub fn run(args: &Args) -> Result<()> {
     if args.games == 0 || args.concurrency == 0 || args.nodes == 0 {
         bail!("--games, --concurrency and --nodes must be at least 1");
+    }
+    if args.formula {
+        let formula = EvalModel::from_params(&EvalParams::default());
+        if EvalModel::install(formula).is_err() && EvalModel::active() != &formula_model() {
+            bail!("--formula: another evaluation model is already in use (GOMOKU_EVAL_MODEL?)");
+        }
     }
     let file = std::fs::OpenOptions::new()
         .create(true)

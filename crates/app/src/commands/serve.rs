@@ -66,9 +66,24 @@ pub fn run(args: &Args) -> Result<()> {
         max_games: args.max_games,
         ..ServerConfig::default()
     };
+    give_large_blocks_back();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
     runtime.block_on(serve(&args.host, args.port, config))
+}
+
+/// Blocks of 1 MB and more are mapped apart, so that freeing them gives the memory back to the
+/// system. Each engine game holds an engine (its transposition table, mapped apart anyway, and
+/// some 24 MB of threat-search tables, allocated by malloc); glibc raises its threshold for
+/// mapping apart to the size of the first such block freed, after which the next ones came from
+/// its heaps, where freed memory stays: 30 engine games at once left the server at 970 MB once
+/// they were over and deleted, against 130 MB (the two engines kept for reuse) with this.
+fn give_large_blocks_back() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // Safety: mallopt only sets a parameter of the allocator; called before any thread starts.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
 }

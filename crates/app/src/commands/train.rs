@@ -9,13 +9,13 @@
 use anyhow::{bail, Context, Result};
 use gomoku_engine::eval::{EvalModel, EvalParams};
 use gomoku_engine::record::Record;
+use gomoku_engine::rng::{Rng, XorShift64};
 use gomoku_engine::search::score::WIN;
 use gomoku_engine::train::{
     fit_policy_scale, fit_scale, game_policy, game_rows, loss, policy_loss, train, train_policy,
     CorpusGame, Dataset, Layout, PolicyData, PolicyLayout, TrainOptions,
 };
 use gomoku_engine::{Color, Rule};
-use gomoku_engine::rng::{Rng, XorShift64};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -24,7 +24,8 @@ use std::path::PathBuf;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Corpus files, one game per line: `<N> <rule> <moves...> | result=black|white|draw
-    /// opening_plies=K values=v,v,...` (`gomoku selfplay` writes them; `gomoku match --positions`
+    /// opening_plies=K values=v,v,...` (`gomoku selfplay` writes them; a value is a number, `W`
+    /// or `L` for a proven result, `?` when unknown; `gomoku match --positions`
     /// lines, without values, train on the results alone).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
@@ -128,10 +129,11 @@ fn corpus_game(rec: &Record, skip_plies: usize) -> Result<CorpusGame, String> {
             .map(|t| match t {
                 "W" => Ok(Some(WIN)),
                 "L" => Ok(Some(-WIN)),
+                "?" => Ok(None),
                 _ => t
                     .parse::<i32>()
                     .map(Some)
-                    .map_err(|_| format!("values: '{t}' is not a number, W or L")),
+                    .map_err(|_| format!("values: '{t}' is not a number, W, L or ?")),
             })
             .collect::<Result<Vec<_>, _>>()?,
     };

@@ -71,17 +71,18 @@ impl Position {
 
     /// The position of a `BOARD` command: we are to move, so our colour is the one that moves
     /// next given the counts (Black when both sides have as many stones, White when the
-    /// opponent has one more). Uneven counts are accepted, with passes in between.
+    /// opponent has one more).
     ///
     /// # Errors
-    /// A point given twice.
+    /// A point given twice, or counts that no game reaches with us to move (see
+    /// [`check_counts`]).
     pub fn from_fields(
         size: usize,
         rule: Rule,
         fields: &[(Pos, Field)],
     ) -> Result<Position, String> {
-        let own = fields.iter().filter(|f| f.1 == Field::Own).count();
-        let opp = fields.iter().filter(|f| f.1 == Field::Opponent).count();
+        let count = |field: Field| fields.iter().filter(|f| f.1 == field).count();
+        let (own, opp) = (count(Field::Own), count(Field::Opponent));
         let us = if opp > own {
             Color::White
         } else {
@@ -101,6 +102,7 @@ impl Position {
                 Field::Dead => dead.push(p),
             }
         }
+        check_counts(own, opp, dead.len())?;
         let board = build(size, rule, &stones, us)?;
         Ok(Position {
             board,
@@ -174,10 +176,12 @@ impl Position {
         Ok(())
     }
 
-    /// Removes the stone on `p`; its owner is to move afterwards.
+    /// Removes the last stone played, which must be on `p`; its owner is to move afterwards.
+    /// A dead stone (whose place in the game's order is unknown) can be removed at any time.
     ///
     /// # Errors
-    /// When there is no stone on `p`; the position is unchanged then.
+    /// When there is no stone on `p`, or it is not the last one played; the position is
+    /// unchanged then.
     pub fn take_back(&mut self, p: Pos) -> Result<(), String> {
         if let Some(i) = self.dead.iter().position(|&d| d == p) {
             self.dead.remove(i);
@@ -186,6 +190,17 @@ impl Position {
         let Some(i) = self.stones.iter().position(|s| s.0 == p) else {
             return Err(format!("there is no stone on {}", format_xy(p)));
         };
+        // the board's order is the game's: the manager's own, or BOARD's lines taken in turn
+        match self.board.last_move() {
+            Some(last) if last != p => {
+                return Err(format!(
+                    "{} is not the last stone played ({} is)",
+                    format_xy(p),
+                    format_xy(last)
+                ))
+            }
+            _ => {}
+        }
         let mut stones = self.stones.clone();
         let (_, color) = stones.remove(i);
         self.board = build(self.size(), self.board.rule(), &stones, color)?;
@@ -255,6 +270,33 @@ impl Position {
         s.push('.');
         s
     }
+}
+
+/// Checks that a game reaches `own` stones of ours and `opponent` stones of the opponent's with
+/// us to move: as many as the opponent's (we are Black) or one fewer (we are White). Each of
+/// `dead` stones (a continuous game's) was either side's, so it widens the range by one.
+///
+/// # Errors
+/// A message with the counts.
+pub fn check_counts(own: usize, opponent: usize, dead: usize) -> Result<(), String> {
+    let reachable = own <= opponent + dead && opponent <= own + 1 + dead;
+    if reachable {
+        return Ok(());
+    }
+    let stones = |n: usize| if n == 1 { "stone" } else { "stones" };
+    let dead_note = if dead > 0 {
+        format!(
+            " (or differ by up to {dead} more, with {dead} dead {})",
+            stones(dead)
+        )
+    } else {
+        String::new()
+    };
+    Err(format!(
+        "{own} {} of ours and {opponent} of the opponent's: no game reaches that with us to \
+         move (we have as many stones as the opponent, or one fewer{dead_note})",
+        stones(own)
+    ))
 }
 
 /// A board with `stones` on it, each colour's stones in the order given, passes where one side
@@ -333,19 +375,20 @@ mod tests {
         // empty board: Black to move
         let p = Position::from_fields(15, Rule::Renju, &[]).unwrap();
         assert_eq!(p.to_move(), Color::Black);
-        // uneven counts are set up with passes
+        // dead stones may have been either side's: the counts may differ by as many more
         let p = Position::from_fields(
             15,
             Rule::Freestyle,
             &[
                 (xy(1, 1), Field::Own),
                 (xy(2, 2), Field::Own),
-                (xy(3, 3), Field::Own),
+                (xy(3, 3), Field::Dead),
+                (xy(4, 4), Field::Dead),
             ],
         )
         .unwrap();
         assert_eq!(p.to_move(), Color::Black);
-        assert_eq!(p.board().stone_count(), 3);
+        assert_eq!(p.board().stone_count(), 2);
         // a point twice is an error
         assert!(Position::from_fields(
             15,
@@ -353,6 +396,38 @@ mod tests {
             &[(xy(1, 1), Field::Own), (xy(1, 1), Field::Opponent)]
         )
         .is_err());
+    }
+
+    #[test]
+    fn counts_no_game_reaches_are_refused() {
+        let board = |fields: &[(usize, usize, Field)]| {
+            let fields: Vec<(Pos, Field)> = fields.iter().map(|&(x, y, f)| (xy(x, y), f)).collect();
+            Position::from_fields(15, Rule::Freestyle, &fields)
+        };
+        use Field::{Dead, Opponent, Own};
+        // three of ours and none of the opponent's, with us to move
+        let e = board(&[(1, 1, Own), (2, 2, Own), (3, 3, Own)]).unwrap_err();
+        assert!(e.contains("3 stones of ours and 0"), "{e}");
+        // one of ours too many, or the opponent two ahead
+        assert!(board(&[(1, 1, Own)]).is_err());
+        assert!(board(&[(1, 1, Own), (2, 2, Own), (3, 3, Opponent)]).is_err());
+        assert!(board(&[(1, 1, Opponent), (2, 2, Opponent)]).is_err());
+        // what a game reaches
+        assert!(board(&[(1, 1, Opponent)]).is_ok());
+        assert!(board(&[(1, 1, Opponent), (2, 2, Own)]).is_ok());
+        // a dead stone may have been either side's: one more either way, not two
+        assert!(board(&[(1, 1, Own), (5, 5, Dead)]).is_ok());
+        assert!(board(&[(1, 1, Opponent), (2, 2, Opponent), (5, 5, Dead)]).is_ok());
+        let e = board(&[(1, 1, Own), (2, 2, Own), (5, 5, Dead)]).unwrap_err();
+        assert!(e.contains("1 dead stone"), "{e}");
+        assert!(board(&[
+            (1, 1, Opponent),
+            (2, 2, Opponent),
+            (3, 3, Opponent),
+            (5, 5, Dead)
+        ])
+        .is_err());
+        assert_eq!(check_counts(0, 0, 0), Ok(()));
     }
 
     #[test]
@@ -366,21 +441,42 @@ mod tests {
     }
 
     #[test]
-    fn take_back_any_stone() {
+    fn take_back_only_the_last_stone() {
         let mut p = Position::new(15, Rule::Freestyle).unwrap();
         p.play(xy(7, 7)).unwrap();
         p.play(xy(8, 8)).unwrap();
         p.play(xy(9, 9)).unwrap();
-        // the last stone: plain undo
+        // an earlier stone is refused and nothing changes
+        let e = p.take_back(xy(7, 7)).unwrap_err();
+        assert!(e.contains("not the last") && e.contains("9,9"), "{e}");
+        assert_eq!(p.board().stone_count(), 3);
+        assert_eq!(p.to_move(), Color::White);
+        // the last stone: plain undo, then the one before it
         p.take_back(xy(9, 9)).unwrap();
         assert_eq!(p.to_move(), Color::Black);
         assert_eq!(p.board().stone_count(), 2);
-        // an earlier stone: its owner is to move
-        p.take_back(xy(7, 7)).unwrap();
-        assert_eq!(p.to_move(), Color::Black);
-        assert!(p.is_free(xy(7, 7)));
+        p.take_back(xy(8, 8)).unwrap();
+        assert_eq!(p.to_move(), Color::White);
+        assert!(p.is_free(xy(8, 8)));
         assert!(p.take_back(xy(0, 0)).unwrap_err().contains("no stone"));
+        p.play(xy(8, 8)).unwrap();
         assert!(p.play(xy(8, 8)).is_err());
+        // after BOARD the last stone is the last line of the side that moved last
+        let mut p = Position::from_fields(
+            15,
+            Rule::Freestyle,
+            &[
+                (xy(7, 7), Field::Opponent),
+                (xy(8, 8), Field::Own),
+                (xy(9, 9), Field::Opponent),
+            ],
+        )
+        .unwrap();
+        assert!(p.take_back(xy(8, 8)).unwrap_err().contains("not the last"));
+        p.take_back(xy(9, 9)).unwrap();
+        p.take_back(xy(8, 8)).unwrap();
+        assert_eq!(p.to_move(), Color::White);
+        assert_eq!(p.board().stone_count(), 1);
         assert!(p
             .play(Pos::new(15, 3))
             .unwrap_err()

@@ -19,7 +19,7 @@ use serde::Deserialize;
 type ApiResult<T> = Result<T, ApiError>;
 
 /// Reads a JSON body; an empty body means "all defaults" when `T` has them.
-fn parse_body<T: DeserializeOwned>(
+pub(super) fn parse_body<T: DeserializeOwned>(
     body: Result<Bytes, BytesRejection>,
     empty: Option<T>,
 ) -> ApiResult<T> {
@@ -46,7 +46,7 @@ fn parse_body<T: DeserializeOwned>(
 }
 
 /// Runs `f` on the game and answers with its new state.
-fn act(
+pub(super) fn act(
     state: &AppState,
     id: &str,
     f: impl FnOnce(&mut Slot) -> ApiResult<()>,
@@ -228,10 +228,11 @@ pub(super) async fn export(
         "psq" => (s.psq()?, "psq"),
         "diagram" => (s.diagram(), "txt"),
         "record" | "line" => (s.record() + "\n", "txt"),
+        "sgf" => (s.sgf(), "sgf"),
         other => {
             return Err(ApiError::bad_request(
                 "bad_request",
-                format!("'{other}': the export format is position, psq, diagram or record"),
+                format!("'{other}': the export format is position, psq, diagram, record or sgf"),
             ))
         }
     };

@@ -6,7 +6,7 @@
 //!
 //! | request | does |
 //! |---|---|
-//! | `POST /api/games` | new game: `rule`, `size`, `black`/`white` (`person`/`engine`), `level`, `time_ms`, `position` or `psq`, `opening` (`free`, `swap2`, `soosorv8` or `taraguchi10`), `clock_ms` and `increment_ms` (a game clock) |
+//! | `POST /api/games` | new game: `rule`, `size`, `black`/`white` (`person`/`engine`), `level`, `time_ms`, `position`, `psq` or `sgf`, `opening` (`free`, `swap2`, `soosorv8` or `taraguchi10`), `clock_ms` and `increment_ms` (a game clock) |
 //! | `GET /api/games/{id}` | the state |
 //! | `DELETE /api/games/{id}` | ends the game |
 //! | `POST /api/games/{id}/move` | `{"move": "h8"}` (or `"7,7"`), optional `"color"` |
@@ -18,17 +18,25 @@
 //! | `POST /api/games/{id}/analyze` | `{"on": true}` (the default) or `false`: analysis mode, every candidate's exact value whenever the engine is idle |
 //! | `POST /api/games/{id}/resign`, `/swap` | resign (optional `color`) / exchange sides |
 //! | `POST /api/games/{id}/settings` | `level`, `time_ms` |
-//! | `GET /api/games/{id}/export?format=position\|psq\|diagram\|record` | the game as text |
+//! | `POST /api/games/{id}/goto` | `{"node": 7}`: shows a node of the game's tree (a move played there starts a new line) |
+//! | `POST /api/games/{id}/branch` | `{"node": 7, "action": "promote" \| "delete"}`: the line through the node becomes the main line, or goes |
+//! | `GET /api/games/{id}/export?format=position\|psq\|diagram\|record\|sgf` | the game as text (`sgf`: the whole tree) |
 //! | `GET /api/games/{id}/events` | server-sent events: `state`, `info` (search progress), `closed` |
+//!
+//! Before any handler, [`guard`] refuses requests from other sites or for other host names,
+//! bodies that are not JSON, too large or too slow.
 
 mod api;
 mod assets;
 pub mod error;
 pub mod games;
+pub mod guard;
 mod sse;
+mod tree_api;
 
 pub use error::ApiError;
 pub use games::{Games, ServerConfig};
+pub use guard::Protection;
 
 use axum::routing::{get, post};
 use axum::Router;
@@ -39,14 +47,26 @@ use std::sync::Arc;
 pub struct AppState {
     /// The games in play.
     pub games: Arc<Games>,
+    /// What requests are refused before any handler runs.
+    pub protection: Arc<Protection>,
 }
 
 impl AppState {
-    /// State with no games yet.
+    /// State with no games yet, and the default [`Protection`] (any port).
     #[must_use]
     pub fn new(config: ServerConfig) -> AppState {
         AppState {
             games: Arc::new(Games::new(config)),
+            protection: Arc::new(Protection::default()),
+        }
+    }
+
+    /// The same state with `protection`.
+    #[must_use]
+    pub fn with_protection(self, protection: Protection) -> AppState {
+        AppState {
+            protection: Arc::new(protection),
+            ..self
         }
     }
 }
@@ -78,10 +98,16 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/review", post(api::review))
         .route("/api/games/{id}/solve", post(api::solve))
         .route("/api/games/{id}/settings", post(api::settings))
+        .route("/api/games/{id}/goto", post(tree_api::goto))
+        .route("/api/games/{id}/branch", post(tree_api::branch))
         .route("/api/games/{id}/export", get(api::export))
         .route("/api/games/{id}/events", get(sse::events))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::check,
+        ))
         .with_state(state)
 }
 
@@ -100,7 +126,7 @@ pub async fn serve(host: &str, port: u16, config: ServerConfig) -> anyhow::Resul
         Err(e) => anyhow::bail!("cannot listen on {host}:{port}: {e}"),
     };
     let addr = listener.local_addr()?;
-    let state = AppState::new(config);
+    let state = AppState::new(config).with_protection(Protection::listening(host, addr.port()));
     let games = state.games.clone();
     let idle = games.config().idle_timeout;
     let period = (idle / 4).clamp(
@@ -117,6 +143,43 @@ pub async fn serve(host: &str, port: u16, config: ServerConfig) -> anyhow::Resul
     println!("gomoku: the board is at http://{addr}/ (Ctrl-C to stop)");
     use std::io::Write;
     std::io::stdout().flush()?;
-    axum::serve(listener, app(state)).await?;
+    serve_listener(listener, state).await;
     Ok(())
+}
+
+/// Serves [`app`] on `listener` until the process ends, each connection with the header read
+/// timeout of `state`'s [`Protection`] (a client that opens a connection and sends nothing, or
+/// half a request, is dropped; `axum::serve` has no such timeout).
+pub async fn serve_listener(listener: tokio::net::TcpListener, state: AppState) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let header_timeout = state.protection.header_timeout;
+    let app = app(state);
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // a connection that failed before it was accepted concerns only its client;
+                // anything else (no file descriptors left) is waited out
+                if !matches!(
+                    e.kind(),
+                    std::io::ErrorKind::ConnectionRefused
+                        | std::io::ErrorKind::ConnectionAborted
+                        | std::io::ErrorKind::ConnectionReset
+                ) {
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                }
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            // an error here is the client's (it went away, or timed out): nothing to report
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
 }

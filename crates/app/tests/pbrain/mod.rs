@@ -423,6 +423,44 @@ mod board_command {
         assert_eq!(b.ask("BEGIN"), "7,7");
         b.end();
     }
+
+    #[test]
+    fn an_impossible_board_is_refused_and_changes_nothing() {
+        let mut b = started(&["INFO timeout_turn 100"], 15);
+        // a position of the manager's: we (Black) and the opponent have a stone each
+        b.send("YXBOARD");
+        b.send_all(&["7,7,1", "8,8,2", "DONE"]);
+        assert!(b.silent_for(200));
+        // counts no game reaches with us to move: three of ours and none of the opponent's,
+        // one of ours too many, two of the opponent's ahead
+        for fields in [
+            &[(1, 1, 1), (2, 2, 1), (3, 3, 1)][..],
+            &[(1, 1, 1), (2, 2, 1), (3, 3, 2)],
+            &[(1, 1, 2), (2, 2, 2), (3, 3, 2)],
+            &[(1, 1, 2), (2, 2, 2)],
+        ] {
+            let a = board(&mut b, fields);
+            assert!(
+                a.starts_with("ERROR BOARD: ") && a.contains("no game reaches that"),
+                "{fields:?}: {a}"
+            );
+        }
+        // two stones on one point, a point off the board
+        let a = board(&mut b, &[(1, 1, 1), (1, 1, 2)]);
+        assert!(a.starts_with("ERROR BOARD: ") && a.contains("twice"), "{a}");
+        let a = board(&mut b, &[(1, 1, 2), (15, 2, 1)]);
+        assert!(
+            a.starts_with("ERROR BOARD: ") && a.contains("off the"),
+            "{a}"
+        );
+        // the position is still the one before: 7,7 and 8,8 taken, 1,1 free, Black to move
+        assert!(b.ask("TURN 7,7").contains("occupied"));
+        assert!(b.ask("TURN 8,8").contains("occupied"));
+        assert_eq!(b.ask("PLAY 1,1"), "1,1");
+        assert_eq!(b.ask("TAKEBACK 1,1"), "OK");
+        assert_eq!(b.ask("TAKEBACK 8,8"), "OK");
+        b.end();
+    }
 }
 
 mod takeback_and_play {
@@ -440,9 +478,40 @@ mod takeback_and_play {
         // only 7,7 is left and White is to move: the same TURN again gets an answer
         let again = xy(&b.ask("TURN 8,8"));
         assert!(again != (7, 7) && again != (8, 8));
-        // an earlier stone can go too: 7,7 is free afterwards
-        assert_eq!(b.ask("TAKEBACK 7,7"), "OK");
+        for (x, y) in [again, (8, 8), (7, 7)] {
+            assert_eq!(b.ask(&format!("TAKEBACK {x},{y}")), "OK");
+        }
         assert_eq!(b.ask("PLAY 7,7"), "7,7");
+        b.end();
+    }
+
+    #[test]
+    fn a_takeback_out_of_order_is_refused_and_changes_nothing() {
+        let mut b = started(&["INFO timeout_turn 100"], 15);
+        assert_eq!(b.ask("BEGIN"), "7,7");
+        let ours = xy(&b.ask("TURN 8,8"));
+        // 7,7 and 8,8 are on the board but not the last stone
+        for earlier in ["7,7", "8,8"] {
+            let a = b.ask(&format!("TAKEBACK {earlier}"));
+            assert!(
+                a.starts_with("ERROR TAKEBACK: ")
+                    && a.contains("not the last stone played")
+                    && a.contains(&format!("({},{} is)", ours.0, ours.1)),
+                "{a}"
+            );
+        }
+        // nothing changed: all three stones are still there, in their order
+        assert!(b.ask("PLAY 7,7").contains("occupied"));
+        assert!(b.ask("TURN 8,8").contains("occupied"));
+        assert_eq!(b.ask(&format!("TAKEBACK {},{}", ours.0, ours.1)), "OK");
+        assert_eq!(b.ask("TAKEBACK 8,8"), "OK");
+        assert_eq!(b.ask("TAKEBACK 7,7"), "OK");
+        // after BOARD, the last stone is the last line of the side that moved last
+        b.send("YXBOARD");
+        b.send_all(&["3,3,1", "4,4,2", "5,5,1", "6,6,2", "DONE"]);
+        assert!(b.ask("TAKEBACK 5,5").contains("not the last"));
+        assert_eq!(b.ask("TAKEBACK 6,6"), "OK");
+        assert_eq!(b.ask("TAKEBACK 5,5"), "OK");
         b.end();
     }
 

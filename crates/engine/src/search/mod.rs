@@ -17,6 +17,7 @@ pub use time::{Limits, TimeManager};
 pub use tt::TranspositionTable;
 
 use crate::board::Board;
+use crate::pattern::Pattern4;
 use crate::types::Pos;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use worker::{Shared, Worker};
@@ -207,6 +208,9 @@ const DEFENCE_MAXIMUM_PERCENT: u32 = 75;
 const ROOT_VCT_DEPTH: i32 = 12;
 /// How many of the best root moves the opponent's VCT is looked for after.
 const DEFENCE_VCT_MOVES: usize = 3;
+/// The checks of which root moves stop the opponent's VCF may take this percentage of the
+/// time the move should take.
+const PRECHECK_PERCENT: u32 = 20;
 
 /// What the threat searches before the main search found.
 enum Precheck {
@@ -300,19 +304,39 @@ impl Engine {
             }
         }
         nodes += self.threats.vcf.nodes();
-        // 2. the opponent's VCF threat: keep only the root moves that stop it
-        b.pass();
-        let threat = self.threats.vcf.search(&mut b, 250, ROOT_VCF_NODES);
-        nodes += self.threats.vcf.nodes();
-        b.undo();
+        // 2. the opponent's VCF threat: keep only the root moves that stop it. A five to
+        // block leaves one answer (the root's list is that block); against a straight four
+        // to come, the root searches only the defence list, so only those moves are checked.
+        let them = us.opponent();
+        let threat = if b.threat_count(them, Pattern4::Five) > 0 {
+            None
+        } else {
+            b.pass();
+            let t = self.threats.vcf.search(&mut b, 250, ROOT_VCF_NODES);
+            nodes += self.threats.vcf.nodes();
+            b.undo();
+            t
+        };
         let mut forced = false;
         if threat.is_some() {
             let mut cands = Vec::new();
-            b.for_each_candidate(|p| cands.push(p));
+            if b.threat_count(them, Pattern4::Flex4) > 0 {
+                let mut list = Vec::new();
+                movegen::gen_defence(&mut b, us, &mut list);
+                cands.extend(list.iter().map(|m| m.pos));
+            }
+            if cands.is_empty() {
+                b.for_each_candidate(|p| cands.push(p));
+            }
             let mut losing = Vec::new();
             let mut safe = 0;
+            // the checks may take a fifth of the move's time; the main search needs the rest
+            let budget = time.fraction_of_optimum(PRECHECK_PERCENT);
             for m in cands {
-                if stop.load(Ordering::Relaxed) || time.out_of_time() {
+                if stop.load(Ordering::Relaxed)
+                    || time.out_of_time()
+                    || budget.is_some_and(|d| time.elapsed() >= d)
+                {
                     break; // what was found so far still holds
                 }
                 if options.exclude.contains(&m)

@@ -113,6 +113,12 @@ impl TimeManager {
         }
     }
 
+    /// `pct` percent of the time the move should take (`None` without a time limit).
+    #[must_use]
+    pub fn fraction_of_optimum(&self, pct: u32) -> Option<Duration> {
+        self.optimum.map(|d| d * pct / 100)
+    }
+
     /// Time left for work after the search (the opponent's threats): until 130% of the time
     /// after which no iteration starts, and at most 92% of the hard limit (`None` without a time
     /// limit).

@@ -6,7 +6,7 @@ use super::{check_time, parse_color, read_point, Level, MoveRecord, Player, Purp
 use crate::opening::Next;
 use crate::web::error::ApiError;
 use gomoku_engine::notation::format_pos;
-use gomoku_engine::{Color, Pos};
+use gomoku_engine::Color;
 use serde::Deserialize;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -113,12 +113,12 @@ impl Slot {
         self.charge_move(running, used);
         // a hint being computed is for the position just left
         self.cancel_job();
-        self.records.push(MoveRecord {
+        self.tree.push(MoveRecord {
             pos: p,
             ms: used,
             engine: None,
         });
-        self.redo_records.clear();
+        self.hold = false;
         self.hint = None;
         self.analysis = None;
         self.error = None;
@@ -137,36 +137,6 @@ impl Slot {
         Ok(())
     }
 
-    fn undo_one(&mut self) -> bool {
-        if self.game.undo().is_none() {
-            return false;
-        }
-        let rec = self.records.pop().unwrap_or(MoveRecord {
-            pos: Pos::NONE,
-            ms: 0,
-            engine: None,
-        });
-        self.redo_records.push(rec);
-        true
-    }
-
-    fn redo_one(&mut self) -> bool {
-        let Some(p) = self.game.redo() else {
-            return false;
-        };
-        let rec = self
-            .redo_records
-            .pop()
-            .filter(|r| r.pos == p)
-            .unwrap_or(MoveRecord {
-                pos: p,
-                ms: 0,
-                engine: None,
-            });
-        self.records.push(rec);
-        true
-    }
-
     /// Takes back a move (and the engine's reply before it, so that the person is to move).
     /// A resignation is taken back first. A running search is cancelled.
     ///
@@ -181,7 +151,10 @@ impl Slot {
         if let Some(o) = &self.opening {
             // only the stones the person is putting down in this stage
             if o.actor() == Player::Person && o.placing() && ply > o.stage_start() {
-                self.undo_one();
+                // the opening keeps no lines: the stone taken back is gone
+                if let Some(gone) = self.undo_one() {
+                    self.tree.remove(gone);
+                }
                 self.error = None;
                 self.changed();
                 return Ok(());
@@ -224,13 +197,15 @@ impl Slot {
             }
         }
         self.cancel_job();
+        self.hold = false;
         self.resume_after_history_change();
         Ok(())
     }
 
-    /// After an undo or a redo: the hint and error no longer apply, the side to move's clock
-    /// starts again, and the engine replies if it is its turn in a game with a person.
-    fn resume_after_history_change(&mut self) {
+    /// After an undo, a redo or a jump in the tree: the hint and error no longer apply, the
+    /// side to move's clock starts again, and the engine replies if it is its turn in a game
+    /// with a person (unless it holds: see [`Slot::goto`]).
+    pub(super) fn resume_after_history_change(&mut self) {
         self.hint = None;
         self.analysis = None;
         self.error = None;
@@ -251,7 +226,7 @@ impl Slot {
         self.refuse_if_flagged()?;
         self.refuse_if_over()?;
         self.refuse_in_opening("redo")?;
-        if self.game.redo_stack().is_empty() {
+        if self.tree.next_of(self.tree.current()).is_none() {
             return Err(ApiError::conflict("nothing_to_redo", "no move to redo"));
         }
         self.cancel_job();
@@ -260,10 +235,11 @@ impl Slot {
         let to_move = self.game.board().to_move();
         if self.has_person()
             && self.player(to_move) == Player::Engine
-            && !self.game.redo_stack().is_empty()
+            && self.tree.next_of(self.tree.current()).is_some()
         {
             self.redo_one();
         }
+        self.hold = false;
         self.resume_after_history_change();
         Ok(())
     }
@@ -299,6 +275,7 @@ impl Slot {
         self.refuse_if_thinking()?;
         self.cancel_job();
         self.hint = None;
+        self.hold = false;
         self.start_job(Purpose::Move)?;
         self.changed();
         Ok(())
@@ -360,6 +337,7 @@ impl Slot {
         self.error = None;
         self.settle_clock();
         self.players.swap(0, 1);
+        self.hold = false;
         self.maybe_start_engine();
         self.changed();
         Ok(())

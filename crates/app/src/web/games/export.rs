@@ -1,10 +1,13 @@
-//! The game as text: a position string, a line of the datasets' common format, a diagram, and
-//! a Piskvork `.psq` record.
+//! The game as text: a position string, a line of the datasets' common format, a diagram, a
+//! Piskvork `.psq` record (the position on the board), and an SGF record (the whole tree).
 
+use super::tree::ROOT;
 use super::{Player, Slot};
 use crate::psq;
+use crate::sgf::{self, SgfMove, SgfRecord};
 use crate::web::error::ApiError;
-use gomoku_engine::Pos;
+use gomoku_engine::{Color, Pos};
+use std::collections::HashMap;
 
 impl Slot {
     /// The game as a position string.
@@ -47,10 +50,18 @@ impl Slot {
                 "a .psq record cannot hold passes",
             ));
         }
+        let start = self.game.start_ply();
+        let records = self.path_records();
         let list: Vec<(Pos, u64)> = moves
             .iter()
             .enumerate()
-            .map(|(i, &p)| (p, self.records.get(i).map_or(0, |r| r.ms)))
+            .map(|(i, &p)| {
+                let ms = i
+                    .checked_sub(start)
+                    .and_then(|k| records.get(k))
+                    .map_or(0, |r| r.ms);
+                (p, ms)
+            })
             .collect();
         let name = |pl: Player| match pl {
             Player::Person => "person".to_string(),
@@ -62,5 +73,72 @@ impl Slot {
             &name(self.players[0]),
             &name(self.players[1]),
         ))
+    }
+
+    /// The game as an SGF record with every line of its tree (the main line first): the
+    /// rule, a set-up position's stones (`AB`, `AW`, `PL`), then the moves.
+    #[must_use]
+    pub fn sgf(&self) -> String {
+        let board = self.game.board();
+        let size = board.size();
+        let start = self.game.start_ply();
+        let (mut black, mut white) = (Vec::new(), Vec::new());
+        for (i, &p) in board.moves()[..start].iter().enumerate() {
+            if p.is_point() {
+                if i % 2 == 0 {
+                    black.push(p);
+                } else {
+                    white.push(p);
+                }
+            }
+        }
+        let to_move = if start % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let mut rec = SgfRecord {
+            size,
+            rule: Some(board.rule()),
+            black,
+            white,
+            to_move: (start > 0).then_some(to_move),
+            moves: Vec::new(),
+            first: Vec::new(),
+        };
+        // the tree's nodes as the record's moves, numbered in the order they are met
+        let mut index: HashMap<usize, usize> = HashMap::new();
+        for (id, _) in self.tree.nodes().filter(|&(id, _)| id != ROOT) {
+            index.insert(id, index.len());
+        }
+        rec.moves = vec![
+            SgfMove {
+                color: Color::Black,
+                pos: Pos::NONE,
+                children: Vec::new(),
+            };
+            index.len()
+        ];
+        for (id, node) in self.tree.nodes() {
+            let children: Vec<usize> = node
+                .children
+                .iter()
+                .filter_map(|c| index.get(c).copied())
+                .collect();
+            if id == ROOT {
+                rec.first = children;
+            } else if let Some(&m) = index.get(&id) {
+                rec.moves[m] = SgfMove {
+                    color: if node.ply % 2 == 1 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    },
+                    pos: node.rec.pos,
+                    children,
+                };
+            }
+        }
+        sgf::write(&rec, concat!("gomoku:", env!("CARGO_PKG_VERSION")))
     }
 }

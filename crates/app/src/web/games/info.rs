@@ -3,12 +3,31 @@
 
 use super::Purpose;
 use gomoku_engine::notation::format_pos;
+use gomoku_engine::search::score::Score;
 use gomoku_engine::search::{format_score, moves_to_result, RootMove, ValueBound};
 use gomoku_engine::{Color, Pos, SearchInfo, SearchResult};
 use serde::Serialize;
 
 /// How many candidate moves an analysis reports.
 pub const CANDIDATES: usize = 12;
+
+/// The scale `K` of the winning chance of an evaluation `v` (for the side it is of): the
+/// expected score `1 / (1 + exp(-v / K))`, 50% at 0 and 73% at `K`. It is the logistic curve
+/// `gomoku train` fits to the results of self-play games under the engine's evaluation (its
+/// `scale K` line). On 200 games a rule, `gomoku selfplay --games 200 --nodes 20000 --seed 7`
+/// (`--rule renju` for renju), it fitted 173 for freestyle and 185 for renju; 180 is their
+/// mean, rounded. One value for every rule, so that a value reads as the same chance
+/// everywhere on the board.
+pub const WIN_SCALE: f64 = 180.0;
+
+/// A search shorter than this reports no speed: a few nodes in a millisecond or two say
+/// nothing about nodes per second.
+pub const NPS_MIN_MS: u64 = 100;
+
+/// The speed of a search of `nodes` in `ms`, when it ran long enough to tell.
+fn speed(nodes: u64, ms: u64) -> Option<u64> {
+    (ms >= NPS_MIN_MS).then(|| nodes * 1000 / ms.max(1))
+}
 
 /// One candidate move of an analysis.
 #[derive(Clone, Debug, Serialize)]
@@ -72,8 +91,8 @@ pub struct EngineInfo {
     pub seldepth: i32,
     /// Nodes searched.
     pub nodes: u64,
-    /// Nodes per second.
-    pub nps: u64,
+    /// Nodes per second (`null` when the search was too short to tell: [`NPS_MIN_MS`]).
+    pub nps: Option<u64>,
     /// Transposition-table hits.
     pub tt_hits: u64,
     /// Think time so far.
@@ -88,6 +107,10 @@ pub struct EngineInfo {
     /// An analysis's candidate moves, best first (absent for moves and hints).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub candidates: Vec<Candidate>,
+    /// The value is a proof found earlier up the game (the search itself saw less): see
+    /// [`EngineInfo::with_proof`]. Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub proven_earlier: bool,
 }
 
 impl EngineInfo {
@@ -109,13 +132,36 @@ impl EngineInfo {
             depth: 0,
             seldepth: 0,
             nodes: 0,
-            nps: 0,
+            nps: None,
             tt_hits: 0,
             time_ms: 0,
             pv: pv.iter().map(|&p| format_pos(p, size)).collect(),
             engine: String::new(),
             done: false,
             candidates: Vec::new(),
+            proven_earlier: false,
+        }
+    }
+
+    /// The figures with the value `proof` (a proven value of the searched position, for the
+    /// side searched for) in place of an ordinary one: a proof found up the game still holds
+    /// when this search was too short to see it again.
+    #[must_use]
+    pub fn with_proof(&self, proof: Option<Score>) -> EngineInfo {
+        match proof {
+            Some(s) if self.mate.is_none() && moves_to_result(s).is_some() => EngineInfo {
+                score: s,
+                eval: format_score(s),
+                mate: moves_to_result(s),
+                black_score: if self.color == Color::Black.name() {
+                    s
+                } else {
+                    -s
+                },
+                proven_earlier: true,
+                ..self.clone()
+            },
+            _ => self.clone(),
         }
     }
 
@@ -130,7 +176,7 @@ impl EngineInfo {
             depth: i.depth,
             seldepth: i.seldepth,
             nodes: i.nodes,
-            nps: i.nps,
+            nps: speed(i.nodes, i.elapsed_ms),
             tt_hits: i.tt_hits,
             time_ms: i.elapsed_ms,
             engine: engine.to_string(),
@@ -154,7 +200,7 @@ impl EngineInfo {
             depth: r.depth,
             seldepth: r.seldepth,
             nodes: r.stats.nodes,
-            nps: r.stats.nodes * 1000 / r.elapsed_ms.max(1),
+            nps: speed(r.stats.nodes, r.elapsed_ms),
             tt_hits: r.stats.tt_hits,
             time_ms: r.elapsed_ms,
             engine: engine.to_string(),
@@ -190,6 +236,30 @@ mod tests {
             size,
         );
         assert_eq!((b.mate, b.eval.as_str()), (Some(2), "win in 2"));
+    }
+
+    #[test]
+    fn an_earlier_proof_replaces_an_ordinary_value() {
+        let pv = [Pos::new(7, 7)];
+        let w = EngineInfo::new(Purpose::Move, Color::White, 296, &pv, 15);
+        let proven = w.with_proof(Some(gomoku_engine::search::score::win_in(11)));
+        assert_eq!(
+            (proven.mate, proven.black_score < 0, proven.proven_earlier),
+            (Some(6), true, true)
+        );
+        assert!(!w.with_proof(None).proven_earlier);
+        let won = EngineInfo::new(Purpose::Move, Color::White, 29_990, &pv, 15);
+        assert_eq!(
+            won.with_proof(Some(29_900)).score,
+            29_990,
+            "its own proof stays"
+        );
+    }
+
+    #[test]
+    fn short_searches_have_no_speed() {
+        assert_eq!(speed(5, 1), None);
+        assert_eq!(speed(300_000, 1_000), Some(300_000));
     }
 
     #[test]

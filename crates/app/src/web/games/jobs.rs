@@ -10,6 +10,7 @@ use gomoku_engine::study::{Greedy, PatternEval, Searcher};
 use gomoku_engine::{
     Color, Engine, EngineConfig, Limits, Pos, SearchEvent, SearchOptions, SearchResult,
 };
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
@@ -65,6 +66,33 @@ impl EnginePool {
     }
 }
 
+/// The longest line seen for each first move during a search. An iteration's line can stop
+/// short where the search took a value from its table instead of searching on (two moves at
+/// depth 22); when it is the start of a line seen before, that line goes on as it was seen.
+#[derive(Debug, Default)]
+struct Lines(HashMap<Pos, Vec<Pos>>);
+
+impl Lines {
+    /// Lengthens `pv` by the line seen before, when `pv` is its start; otherwise `pv` is
+    /// the line from now on.
+    fn fill(&mut self, pv: &mut Vec<Pos>) {
+        let Some(&first) = pv.first() else {
+            return;
+        };
+        let known = self.0.entry(first).or_default();
+        if known.len() > pv.len() && known.starts_with(pv) {
+            pv.clone_from(known);
+        } else {
+            known.clone_from(pv);
+        }
+    }
+
+    /// The line seen for `first`, or `first` alone.
+    fn of(&self, first: Pos) -> Vec<Pos> {
+        self.0.get(&first).cloned().unwrap_or_else(|| vec![first])
+    }
+}
+
 /// Kept off the engine's time left on the clock (the move's way from the search to the game).
 const CLOCK_MARGIN_MS: u64 = 50;
 
@@ -103,11 +131,14 @@ impl SearchCtx {
         };
         // the latest progress line, sent again with the candidates when they follow it
         let mut last: Option<EngineInfo> = None;
+        let mut lines = Lines::default();
         let mut report = |ev: SearchEvent<'_>| {
             let info = match ev {
                 SearchEvent::Iteration(i) => {
+                    let mut i = i.clone();
+                    lines.fill(&mut i.pv);
                     let mut info =
-                        EngineInfo::from_iteration(self.purpose, self.color, i, self.size, &name);
+                        EngineInfo::from_iteration(self.purpose, self.color, &i, self.size, &name);
                     if let Some(prev) = &last {
                         info.candidates.clone_from(&prev.candidates);
                     }
@@ -117,7 +148,11 @@ impl SearchCtx {
                     let Some(mut info) = last.clone() else {
                         return;
                     };
-                    info.candidates = Candidate::list(moves, self.size);
+                    let mut moves = moves.to_vec();
+                    for m in &mut moves {
+                        lines.fill(&mut m.pv);
+                    }
+                    info.candidates = Candidate::list(&moves, self.size);
                     info
                 }
                 SearchEvent::RootMoves { .. } => return,
@@ -130,7 +165,7 @@ impl SearchCtx {
                 stop.store(true, Ordering::Relaxed);
             }
         };
-        let result = if level == Level::Greedy {
+        let mut result = if level == Level::Greedy {
             Greedy { eval: PatternEval }.search(board, limits, &options, stop, &mut report)
         } else {
             let mut engine = self.pool.take(self.serial);
@@ -139,6 +174,14 @@ impl SearchCtx {
             self.pool.put(engine, self.serial);
             r
         };
+        // the move played leads its line, whatever the last iteration's line was
+        if result.pv.first() != Some(&result.best_move) && result.best_move.is_point() {
+            result.pv = lines.of(result.best_move);
+        }
+        lines.fill(&mut result.pv);
+        for m in &mut result.root_moves {
+            lines.fill(&mut m.pv);
+        }
         (result, name)
     }
 }
@@ -178,6 +221,7 @@ impl Slot {
         }
         let to_move = self.game.board().to_move();
         if self.job.is_none()
+            && !self.hold
             && !self.is_over()
             && !self.game.board().is_full()
             && self.player(to_move) == Player::Engine
@@ -334,6 +378,17 @@ impl Slot {
             Some((r, engine)) => {
                 let info =
                     EngineInfo::from_result(current.purpose, current.color, &r, size, &engine);
+                // a proof stays with the position (not the one-ply player's guess; an
+                // analysis that left points out proves a win, but not a loss: a point left
+                // out might have saved the game)
+                let sound = match current.purpose {
+                    Purpose::Move => self.level != Level::Greedy,
+                    Purpose::Analysis => r.score > 0 || self.excluded().is_empty(),
+                    _ => true,
+                };
+                if sound {
+                    self.tree.prove(r.score, r.best_move);
+                }
                 match current.purpose {
                     Purpose::Hint => self.hint = Some(info),
                     Purpose::Analysis => self.analysis = Some(info),
@@ -352,12 +407,11 @@ impl Slot {
                         } else {
                             self.charge_move(running, used);
                             self.analysis = None;
-                            self.records.push(MoveRecord {
+                            self.tree.push(MoveRecord {
                                 pos: r.best_move,
                                 ms: r.elapsed_ms,
                                 engine: Some(info),
                             });
-                            self.redo_records.clear();
                             self.turn_started = Instant::now();
                         }
                     }
@@ -376,7 +430,9 @@ impl Slot {
     /// Publishes live progress of search `job`.
     fn progress(&mut self, job: u64, info: EngineInfo) {
         if self.job.as_ref().is_some_and(|j| j.id == job) {
-            if let Ok(json) = serde_json::to_string(&info) {
+            // the page shows what the state would: a proof from up the game included
+            let shown = info.with_proof(self.proof_here());
+            if let Ok(json) = serde_json::to_string(&shown) {
                 let _ = self.tx.send(ServerEvent::Info(json.into()));
             }
             self.live = Some(info);
@@ -436,5 +492,27 @@ impl JobGate {
                     .unwrap_or_else(std::sync::PoisonError::into_inner);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_cut_short_goes_on_as_seen_before() {
+        let p = |x: usize| Pos::new(x, 0);
+        let mut lines = Lines::default();
+        let mut first = vec![p(1), p(2), p(3), p(4)];
+        lines.fill(&mut first);
+        let mut short = vec![p(1), p(2)];
+        lines.fill(&mut short);
+        assert_eq!(short, [p(1), p(2), p(3), p(4)]);
+        // a line that leaves the one seen replaces it
+        let mut other = vec![p(1), p(5)];
+        lines.fill(&mut other);
+        assert_eq!(other, [p(1), p(5)]);
+        assert_eq!(lines.of(p(1)), [p(1), p(5)]);
+        assert_eq!(lines.of(p(9)), [p(9)]);
     }
 }

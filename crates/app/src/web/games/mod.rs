@@ -14,8 +14,10 @@
 //! - `analysis`, `review`, `solve`, `swap2`, `renju`: the analysis mode, the review of a
 //!   game, the search for a forced win, the swap2 opening and the renju opening rules;
 //! - `timing`: the game clock;
+//! - `tree`: the tree of moves (every line tried, the main line first);
+//! - `variations`: moving about the tree, promoting and deleting lines;
 //! - `view`: the state as the page sees it ([`GameView`]);
-//! - `export`: the game as text (position, record, diagram, `.psq`).
+//! - `export`: the game as text (position, record, diagram, `.psq`, SGF with its variations).
 
 mod actions;
 mod analysis;
@@ -30,17 +32,21 @@ mod solve;
 mod store;
 mod swap2;
 mod timing;
+mod tree;
+mod variations;
 mod view;
 
 pub use actions::{MoveRequest, ResignRequest, Settings};
 pub use analysis::{AnalyzeRequest, ANALYSIS_MS};
-pub use info::{Candidate, EngineInfo, CANDIDATES};
+pub use info::{Candidate, EngineInfo, CANDIDATES, NPS_MIN_MS, WIN_SCALE};
 pub use jobs::EnginePool;
 pub use renju::RenjuRequest;
 pub use review::{ReviewRequest, REVIEW_MS};
 pub use solve::{SolutionView, SolveRequest, SOLVE_MAX_MS, SOLVE_MS};
 pub use store::{Games, NewGame, OpeningRule, ServerConfig, SetUp};
 pub use swap2::Swap2Request;
+pub use tree::NodeId;
+pub use variations::{BranchAction, BranchRequest, GotoRequest};
 pub use view::GameView;
 
 use super::error::ApiError;
@@ -56,6 +62,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Instant;
 use tokio::sync::broadcast;
+use tree::Tree;
 
 /// Locks a mutex, recovering the data if a thread panicked while holding it (the data of a
 /// game stays consistent because every change is made in one step under the lock).
@@ -213,8 +220,11 @@ pub struct Slot {
     players: [Player; 2],
     level: Level,
     time_ms: u64,
-    records: Vec<MoveRecord>,
-    redo_records: Vec<MoveRecord>,
+    /// Every move tried, with the position on the board as its current node.
+    tree: Tree,
+    /// The engine waits instead of moving: the position was reached by moving about the tree
+    /// and lines go on from it (an engine move or a person's move ends the wait).
+    hold: bool,
     resigned: Option<Color>,
     /// The game clock, if the game has one.
     clock: Option<Clock>,

@@ -27,6 +27,11 @@ enum Action {
     Solve,
     Choice(u8),
     Level(u8),
+    /// Shows the node of the tree with this number among the nodes (255: one that is not
+    /// there).
+    Goto(u8),
+    /// Promotes or deletes (true) the line through a node, chosen as for `Goto`.
+    Branch(u8, bool),
     /// Lets the engine's jobs run to their end (they wait until then).
     Wait,
 }
@@ -51,6 +56,8 @@ fn action() -> impl proptest::strategy::Strategy<Value = Action> {
         1 => Just(Action::Solve),
         2 => (0u8..3).prop_map(Action::Choice),
         1 => (0u8..5).prop_map(Action::Level),
+        3 => any::<u8>().prop_map(Action::Goto),
+        1 => (any::<u8>(), any::<bool>()).prop_map(|(n, delete)| Action::Branch(n, delete)),
         2 => Just(Action::Wait),
     ]
 }
@@ -127,12 +134,18 @@ fn check(s: &mut Slot) {
     if let Some(r) = &v.review {
         assert_eq!(r.running, reviewing, "the review runs as the slot's job");
         assert!(r.done <= r.total);
+        let line: Vec<&str> = v
+            .moves
+            .iter()
+            .chain(&v.continuation)
+            .map(|m| m.point.as_str())
+            .collect();
         for m in &r.moves {
             assert!(m.number > v.setup_plies, "set-up stones are not judged");
             assert_eq!(
-                taken.get(m.number - 1).copied(),
+                line.get(m.number - 1).copied(),
                 Some(m.played.as_str()),
-                "verdicts only for moves still in the game"
+                "verdicts only for moves still on the line shown"
             );
         }
     } else {
@@ -182,6 +195,39 @@ fn check(s: &mut Slot) {
         }
     } else if let Some(r) = &v.result {
         assert!(!r.timeout, "no loss on time without a clock");
+    }
+    // the tree: the board is the path to the current node, every line can be played
+    let start = s.game.start_ply();
+    let path = s.tree.path(s.tree.current());
+    let on_board: Vec<Pos> = path
+        .iter()
+        .map(|&n| s.tree.get(n).unwrap().rec.pos)
+        .collect();
+    assert_eq!(
+        &s.game.board().moves()[start..],
+        &on_board[..],
+        "the board is the path"
+    );
+    assert_eq!(v.tree.current, s.tree.current());
+    for (id, node) in s.tree.nodes() {
+        let mut seen = std::collections::HashSet::new();
+        for &c in &node.children {
+            let child = s.tree.get(c).expect("a child in the tree");
+            assert_eq!(child.parent, Some(id));
+            assert_eq!(child.ply, node.ply + 1);
+            assert!(seen.insert(child.rec.pos), "one node per move");
+        }
+        if let Some(next) = node.next {
+            assert!(
+                node.children.contains(&next),
+                "the line goes on through a child"
+            );
+        }
+    }
+    let mut line = s.game.clone();
+    for m in &v.continuation {
+        let p = m.node.and_then(|n| s.tree.get(n)).expect("a node").rec.pos;
+        assert!(line.play(p).is_ok(), "the line shown plays on: {}", m.point);
     }
     let board = s.game.board();
     assert_eq!(board.position_string(), v.position);
@@ -307,6 +353,21 @@ fn play(start: &Start, actions: &[Action]) -> Vec<String> {
                 ),
                 time_ms: None,
             }),
+            Action::Goto(n) => {
+                let node = pick_node(&s, n);
+                s.goto(&GotoRequest { node })
+            }
+            Action::Branch(n, delete) => {
+                let node = pick_node(&s, n);
+                s.branch(&BranchRequest {
+                    node,
+                    action: if delete {
+                        BranchAction::Delete
+                    } else {
+                        BranchAction::Promote
+                    },
+                })
+            }
             Action::Wait => unreachable!(),
         };
         if done.is_err() {
@@ -338,6 +399,16 @@ fn play(start: &Start, actions: &[Action]) -> Vec<String> {
     transcript
 }
 
+/// The id of the `n`th node of the tree (in the order of their ids), or one that is not
+/// there for 255.
+fn pick_node(s: &Slot, n: u8) -> tree::NodeId {
+    let ids: Vec<tree::NodeId> = s.tree.nodes().map(|(id, _)| id).collect();
+    if n == 255 {
+        return 1_000_000;
+    }
+    ids[usize::from(n) % ids.len()]
+}
+
 /// The game as the page sees it, without the times.
 fn summary(s: &mut Slot) -> String {
     let v = s.view();
@@ -347,10 +418,17 @@ fn summary(s: &mut Slot) -> String {
             format!("{:?} {} {} {:?}", i.point, i.score, i.depth, c)
         })
     };
+    let tree: Vec<String> = v
+        .tree
+        .nodes
+        .iter()
+        .map(|n| format!("{}<{:?}:{:?}", n.id, n.parent, n.point))
+        .collect();
     format!(
-        "{} players {:?}/{:?} thinking {:?} hint {:?} analysis {:?} excluded {:?} opening {:?} \
+        "{} tree {tree:?} at {} players {:?}/{:?} thinking {:?} hint {:?} analysis {:?} excluded {:?} opening {:?} \
          review {:?} solution {:?} result {:?} error {:?}",
         v.position,
+        v.tree.current,
         v.players.black,
         v.players.white,
         v.thinking.as_ref().map(|t| t.purpose),

@@ -258,7 +258,7 @@ impl Slot {
         r.apply(&mut self.game, action, &name)
             .map_err(|e| ApiError::conflict(code(&e), e.to_string()))?;
         for &p in &self.game.board().moves()[before..] {
-            self.records.push(MoveRecord {
+            self.tree.push(MoveRecord {
                 pos: p,
                 ms: 0,
                 engine: None,
@@ -278,7 +278,7 @@ impl Slot {
                 self.turn_started = Instant::now();
             }
         }
-        self.redo_records.clear();
+        self.hold = false;
         self.maybe_start_engine();
     }
 
@@ -386,8 +386,11 @@ impl Slot {
                 a.describe(self.game.board().size())
             ));
         }
+        // the opening keeps no lines: the stones taken back are gone from the tree
         for _ in self.game.board().ply()..before {
-            self.records.pop();
+            let gone = self.tree.current();
+            self.tree.up();
+            self.tree.remove(gone);
         }
         self.error = None;
         self.changed();

@@ -49,7 +49,8 @@ pub(super) struct ReviewView {
 }
 
 impl Slot {
-    /// Reviews every move of the game: each position is searched for `time_ms` (from the last
+    /// Reviews every move of the line shown (to its end, past the board's position): each
+    /// position is searched for `time_ms` (from the last
     /// to the first) and each move judged (best, good, inaccuracy, mistake, blunder). A running
     /// hint or analysis is stopped for it (the analysis starts again afterwards); `stop` ends it
     /// with the moves reviewed so far; a move, undo or redo cancels it. A finished review stays
@@ -63,7 +64,17 @@ impl Slot {
         let time_ms = check_time(req.time_ms.unwrap_or(REVIEW_MS))?;
         self.refuse_in_opening("a review")?;
         self.refuse_if_thinking()?;
-        if !gomoku_engine::review::has_moves(&self.game) {
+        // the line shown, to its end: the moves after the board's position too
+        let mut game = self.game.clone();
+        for n in self.tree.continuation(self.tree.current()) {
+            let Some(p) = self.tree.get(n).map(|n| n.rec.pos) else {
+                break;
+            };
+            if game.play(p).is_err() {
+                break;
+            }
+        }
+        if !gomoku_engine::review::has_moves(&game) {
             return Err(ApiError::conflict(
                 "nothing_to_review",
                 "the game has no moves to review",
@@ -71,7 +82,8 @@ impl Slot {
         }
         self.cancel_job();
         self.hint = None;
-        let game = self.game.clone();
+        let moves = game.board().moves().to_vec();
+        let total = gomoku_engine::review::positions(&game);
         let pool = self.pool.clone();
         let serial = self.serial;
         let me = self.me.clone();
@@ -99,8 +111,6 @@ impl Slot {
             },
             Slot::finish_review,
         )?;
-        let moves = self.game.board().moves().to_vec();
-        let total = gomoku_engine::review::positions(&self.game);
         self.review = Some(ReviewState {
             moves,
             time_ms,
@@ -143,9 +153,9 @@ impl Slot {
         }
     }
 
-    /// The review as the page sees it: only the judged moves still in the game (the game's
-    /// moves may have changed since by undo and new moves).
-    pub(super) fn review_view(&self, board_moves: &[Pos]) -> Option<ReviewView> {
+    /// The review as the page sees it: only the judged moves still on the line shown
+    /// (`line`: the board's moves and those after them; the lines may have changed since).
+    pub(super) fn review_view(&self, line: &[Pos]) -> Option<ReviewView> {
         let r = self.review.as_ref()?;
         let running = self
             .job
@@ -155,12 +165,7 @@ impl Slot {
             // cancelled before it finished
             return None;
         }
-        let same = r
-            .moves
-            .iter()
-            .zip(board_moves)
-            .take_while(|(a, b)| a == b)
-            .count();
+        let same = r.moves.iter().zip(line).take_while(|(a, b)| a == b).count();
         let size = self.size();
         let mut kept = Review::default();
         if let Some(result) = &r.result {

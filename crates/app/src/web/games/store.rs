@@ -6,17 +6,19 @@ use super::jobs::EnginePool;
 #[cfg(test)]
 use super::jobs::JobGate;
 use super::timing::watch_clock;
+use super::tree::{Tree, ROOT};
 use super::view::GameView;
 use super::{check_time, lock, parse_color, read_point, Level, MoveRecord, Player, Slot};
 use crate::clock::Clock;
 use crate::opening::Opening;
 use crate::psq;
 use crate::renju_opening::RenjuTable;
+use crate::sgf::{self, SgfRecord};
 use crate::web::error::ApiError;
-use gomoku_engine::notation::{self, check_size};
+use gomoku_engine::notation::{self, check_size, format_pos};
 use gomoku_engine::record::Record;
 use gomoku_engine::renju;
-use gomoku_engine::{EngineConfig, Game, Pos, Rule};
+use gomoku_engine::{Color, EngineConfig, Game, Pos, Rule};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
@@ -57,7 +59,7 @@ impl Default for ServerConfig {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct NewGame {
-    /// Rule name (default freestyle).
+    /// Rule name (default freestyle; renju under a renju opening rule).
     pub rule: Option<String>,
     /// Board size (default 15, or the size of the `.psq` record).
     pub size: Option<usize>,
@@ -91,6 +93,9 @@ pub struct NewGame {
     /// Start from a line of the datasets' common format (`15 renju h8 i9 | key=value`): its
     /// size and rule; with a pass among its moves a set-up position, else a game.
     pub record: Option<String>,
+    /// Start from an SGF record (`GM[4]`) with its variations: its size, its rule (`RU`, else
+    /// `rule`), its set-up stones; the board shows the end of its main line.
+    pub sgf: Option<String>,
 }
 
 /// A position set up stone by stone: the start of a new game. Its stones are not moves of the
@@ -277,8 +282,8 @@ impl Games {
                 players: start.players,
                 level: start.level,
                 time_ms: start.time_ms,
-                records: start.records,
-                redo_records: Vec::new(),
+                tree: start.tree,
+                hold: false,
                 resigned: None,
                 clock: start.clock,
                 timed_out: None,
@@ -341,7 +346,7 @@ impl Games {
 /// A new game as a [`NewGame`] request describes it, checked.
 struct Start {
     game: Game,
-    records: Vec<MoveRecord>,
+    tree: Tree,
     players: [Player; 2],
     level: Level,
     time_ms: u64,
@@ -368,6 +373,14 @@ impl Start {
             Some(r) => r
                 .parse()
                 .map_err(|e: gomoku_engine::NotationError| bad(e.to_string()))?,
+            // the renju opening rules are renju's
+            None if matches!(
+                req.opening,
+                Some(OpeningRule::Soosorv8 | OpeningRule::Taraguchi10)
+            ) =>
+            {
+                Rule::Renju
+            }
             None => Rule::Freestyle,
         };
         let time_ms = check_time(req.time_ms.unwrap_or(1000))?;
@@ -378,7 +391,7 @@ impl Start {
             (0, _) => None,
             (total, inc) => Some(Clock::new(total, inc.unwrap_or(0)).map_err(bad)?),
         };
-        let (game, records) = Start::position(req, rule)?;
+        let (game, tree) = Start::position(req, rule)?;
         let players = [
             req.black.unwrap_or(Player::Person),
             req.white.unwrap_or(Player::Engine),
@@ -417,7 +430,7 @@ impl Start {
         };
         Ok(Start {
             game,
-            records,
+            tree,
             players,
             level: req.level.unwrap_or(Level::Max),
             time_ms,
@@ -428,9 +441,9 @@ impl Start {
     }
 
     /// The start position under `rule` (at most one of a position, a `.psq` record, a set-up
-    /// position, a diagram or a position line; none is the empty board) and its moves' records
-    /// (with a `.psq` record's times).
-    fn position(req: &NewGame, rule: Rule) -> Result<(Game, Vec<MoveRecord>), ApiError> {
+    /// position, a diagram, a position line or an SGF record; none is the empty board) and
+    /// its tree of moves (with a `.psq` record's times, an SGF record's variations).
+    fn position(req: &NewGame, rule: Rule) -> Result<(Game, Tree), ApiError> {
         let mut records: Vec<MoveRecord> = Vec::new();
         let starts = [
             req.position.is_some(),
@@ -438,11 +451,12 @@ impl Start {
             req.setup.is_some(),
             req.diagram.is_some(),
             req.record.is_some(),
+            req.sgf.is_some(),
         ];
         if starts.iter().filter(|&&given| given).count() > 1 {
             return Err(bad(
-                "give one of a position, a psq record, a set-up position, a diagram or a \
-                 position line"
+                "give one of a position, a psq record, a set-up position, a diagram, a \
+                 position line or an SGF record"
                     .into(),
             ));
         }
@@ -451,6 +465,20 @@ impl Start {
             Some(s) if s != size => Err(bad(format!("size {s} differs from {whose} {size}"))),
             _ => Ok(()),
         };
+        if let Some(text) = &req.sgf {
+            let rec = sgf::read(text).map_err(bad_position)?;
+            same_size(rec.size, "the SGF record's")?;
+            let rule = match (rec.rule, req.rule.is_some()) {
+                (Some(r), true) if r != rule => {
+                    return Err(bad(format!(
+                        "rule {rule} differs from the SGF record's RU[{r}]"
+                    )))
+                }
+                (Some(r), _) => r,
+                (None, _) => rule,
+            };
+            return sgf_start(&rec, rule);
+        }
         let game = match (
             &req.position,
             &req.psq,
@@ -499,21 +527,98 @@ impl Start {
                     .map_err(|e| bad_position(e.to_string()))?
             }
         };
-        if records.is_empty() {
-            // a position or a set-up start: moves without times or engine figures
-            records = game
-                .board()
-                .moves()
-                .iter()
-                .map(|&p| MoveRecord {
-                    pos: p,
+        // a position's moves have no times (a set-up position's stones are not moves)
+        let start = game.start_ply();
+        let moves = &game.board().moves()[start..];
+        let mut tree = Tree::new(start);
+        for (i, &pos) in moves.iter().enumerate() {
+            let ms = records.get(start + i).map_or(0, |r| r.ms);
+            tree.push(MoveRecord {
+                pos,
+                ms,
+                engine: None,
+            });
+        }
+        Ok((game, tree))
+    }
+}
+
+/// At most this many moves in an SGF record's tree (every one is sent to the page with each
+/// state).
+pub const SGF_MAX_MOVES: usize = 2_000;
+
+/// The game and the tree of an SGF record under `rule`: its set-up stones, then each of its
+/// lines replayed by the rules; the board shows the end of the main line.
+fn sgf_start(rec: &SgfRecord, rule: Rule) -> Result<(Game, Tree), ApiError> {
+    if rec.moves.len() > SGF_MAX_MOVES {
+        return Err(bad_position(format!(
+            "the SGF record holds {} moves; at most {SGF_MAX_MOVES} are read",
+            rec.moves.len()
+        )));
+    }
+    let to_move = rec
+        .to_move
+        .unwrap_or_else(|| notation::side_to_move(rec.black.len(), rec.white.len()));
+    let mut game = if rec.black.is_empty() && rec.white.is_empty() && to_move == Color::Black {
+        Game::new(rec.size, rule).map_err(|e| bad(e.to_string()))?
+    } else {
+        Game::from_stones(rec.size, rule, &rec.black, &rec.white, to_move)
+            .map_err(|e| bad_position(format!("SGF set-up stones: {e}")))?
+    };
+    let size = rec.size;
+    let mut tree = Tree::new(game.board().ply());
+    enum Step {
+        Play(usize),
+        Back,
+    }
+    let mut todo: Vec<Step> = rec.first.iter().rev().map(|&m| Step::Play(m)).collect();
+    while let Some(step) = todo.pop() {
+        match step {
+            Step::Back => {
+                game.undo();
+                tree.up();
+            }
+            Step::Play(m) => {
+                let mv = &rec.moves[m];
+                let board = game.board();
+                let number = board.ply() + 1;
+                let name = format_pos(mv.pos, size);
+                let sgf_name = format!(
+                    "{}[{}]",
+                    if mv.color == Color::Black { 'B' } else { 'W' },
+                    sgf::point(mv.pos)
+                );
+                let bad_move = |why: String| {
+                    bad_position(format!("SGF move {number} ({sgf_name}, {name}): {why}"))
+                };
+                if mv.color != board.to_move() {
+                    return Err(bad_move(format!("it is {}'s turn", board.to_move())));
+                }
+                if mv.pos.is_point() && !board.is_empty(mv.pos) {
+                    return Err(bad_move("the point is taken".to_string()));
+                }
+                game.play(mv.pos).map_err(|e| bad_move(e.to_string()))?;
+                tree.push(MoveRecord {
+                    pos: mv.pos,
                     ms: 0,
                     engine: None,
-                })
-                .collect();
+                });
+                todo.push(Step::Back);
+                todo.extend(mv.children.iter().rev().map(|&c| Step::Play(c)));
+            }
         }
-        Ok((game, records))
     }
+    // the board at the end of the main line, which the line shown follows
+    tree.forget_visits();
+    let main = tree.continuation(ROOT);
+    for &n in &main {
+        if let Some(node) = tree.get(n) {
+            game.play(node.rec.pos)
+                .map_err(|e| bad_position(format!("SGF main line: {e}")))?;
+        }
+    }
+    tree.set_current(main.last().copied().unwrap_or(ROOT));
+    Ok((game, tree))
 }
 
 #[cfg(test)]

@@ -89,7 +89,7 @@ impl Slot {
                 self.error = Some("the engine's swap2 stone was refused".to_string());
                 break;
             }
-            self.records.push(MoveRecord {
+            self.tree.push(MoveRecord {
                 pos: p,
                 ms: 0,
                 engine: None,
@@ -150,7 +150,6 @@ impl Slot {
                 self.turn_started = Instant::now();
             }
         }
-        self.redo_records.clear();
         self.maybe_start_engine();
     }
 

@@ -1,8 +1,9 @@
 //! The state of a game as the page sees it: the JSON of [`GameView`].
 
-use super::info::EngineInfo;
+use super::info::{EngineInfo, WIN_SCALE};
 use super::review::ReviewView;
 use super::solve::SolutionView;
+use super::tree::{NodeId, ROOT};
 use super::{Level, Player, Purpose, Slot};
 use crate::clock::ClockView;
 use crate::opening::Stage;
@@ -21,8 +22,18 @@ pub struct GameView {
     pub(super) level: Level,
     pub(super) time_ms: u64,
     pub(super) to_move: &'static str,
+    /// The moves on the board (the path from the start to the current node of the tree).
     pub(super) moves: Vec<MoveView>,
+    /// The moves after them on the line shown (what redo and `›` replay).
+    pub(super) continuation: Vec<MoveView>,
+    /// The points of `continuation`.
     pub(super) redo: Vec<String>,
+    /// Every move tried: the tree of the game's lines.
+    pub(super) tree: TreeView,
+    /// The engine is to move but waits: the position was reached by moving about the tree.
+    pub(super) engine_waits: bool,
+    /// `K` of the winning chance `1 / (1 + exp(-value / K))` of an evaluation ([`WIN_SCALE`]).
+    pub(super) win_scale: f64,
     pub(super) position: String,
     pub(super) result: Option<ResultView>,
     pub(super) forbidden: Vec<ForbiddenView>,
@@ -62,8 +73,37 @@ pub(super) struct PlayersView {
     pub(super) white: Player,
 }
 
+/// The tree of a game's moves: every node with its children (the main line first).
+#[derive(Debug, Serialize)]
+pub(super) struct TreeView {
+    /// The node of the position on the board.
+    pub(super) current: NodeId,
+    /// The earliest node one may go back to: the start, or the last stone of a swap2
+    /// opening (the current node while the opening lasts).
+    pub(super) first: NodeId,
+    /// The nodes, the start position (id 0, no move) first.
+    pub(super) nodes: Vec<NodeView>,
+}
+
+/// One node of the tree.
+#[derive(Debug, Serialize)]
+pub(super) struct NodeView {
+    pub(super) id: NodeId,
+    pub(super) parent: Option<NodeId>,
+    /// The move that led here (`h8` style; `null` at the start).
+    #[serde(rename = "move")]
+    pub(super) point: Option<String>,
+    /// Its number in the game.
+    pub(super) number: usize,
+    pub(super) color: &'static str,
+    /// The moves tried from here, the main line first.
+    pub(super) children: Vec<NodeId>,
+}
+
 #[derive(Debug, Serialize)]
 pub(super) struct MoveView {
+    /// The node of the tree this move leads to (`null` for a set-up position's stones).
+    pub(super) node: Option<NodeId>,
     pub(super) number: usize,
     #[serde(rename = "move")]
     pub(super) point: String,
@@ -116,23 +156,79 @@ impl Slot {
     /// The state as JSON-ready data.
     pub fn view(&mut self) -> GameView {
         let size = self.size();
+        let here = self.tree.current();
+        let path = self.tree.path(here);
+        let ahead = self.tree.continuation(here);
+        let line: Vec<NodeId> = path.iter().chain(&ahead).copied().collect();
+        // the proven values along the line (the start position's first)
+        let proofs = self.tree.proofs(&line);
+        let start = self.tree.get(ROOT).map_or(0, |n| n.ply);
+        let move_view = |i: usize, p: Pos, node: Option<NodeId>| {
+            let rec = node.and_then(|n| self.tree.get(n)).map(|n| &n.rec);
+            // the move's figures are of the position before it
+            let proof = i.checked_sub(start).and_then(|k| proofs[k]);
+            MoveView {
+                node,
+                number: i + 1,
+                point: format_pos(p, size),
+                x: p.is_point().then(|| p.x()),
+                y: p.is_point().then(|| p.y()),
+                color: if i % 2 == 0 { "black" } else { "white" },
+                ms: rec.map_or(0, |r| r.ms),
+                engine: rec
+                    .and_then(|r| r.engine.as_ref())
+                    .map(|e| e.with_proof(proof)),
+            }
+        };
         let board_moves: Vec<Pos> = self.game.board().moves().to_vec();
         let moves = board_moves
             .iter()
             .enumerate()
-            .map(|(i, &p)| {
-                let rec = self.records.get(i).filter(|r| r.pos == p);
-                MoveView {
-                    number: i + 1,
-                    point: format_pos(p, size),
-                    x: p.is_point().then(|| p.x()),
-                    y: p.is_point().then(|| p.y()),
-                    color: if i % 2 == 0 { "black" } else { "white" },
-                    ms: rec.map_or(0, |r| r.ms),
-                    engine: rec.and_then(|r| r.engine.clone()),
-                }
+            .map(|(i, &p)| move_view(i, p, i.checked_sub(start).map(|k| path[k])))
+            .collect();
+        let continuation: Vec<MoveView> = ahead
+            .iter()
+            .enumerate()
+            .filter_map(|(k, &n)| {
+                let p = self.tree.get(n)?.rec.pos;
+                Some(move_view(board_moves.len() + k, p, Some(n)))
             })
             .collect();
+        let line_moves: Vec<Pos> = board_moves
+            .iter()
+            .copied()
+            .chain(
+                ahead
+                    .iter()
+                    .filter_map(|&n| self.tree.get(n).map(|n| n.rec.pos)),
+            )
+            .collect();
+        let proof_here = proofs[path.len()];
+        let first = if self.opening.is_some() {
+            here
+        } else if self.opening_plies > start {
+            path.get(self.opening_plies - start - 1)
+                .copied()
+                .unwrap_or(here)
+        } else {
+            ROOT
+        };
+        let tree = TreeView {
+            current: here,
+            first,
+            nodes: self
+                .tree
+                .nodes()
+                .map(|(id, n)| NodeView {
+                    id,
+                    parent: n.parent,
+                    point: (id != ROOT).then(|| format_pos(n.rec.pos, size)),
+                    number: n.ply,
+                    color: if n.ply % 2 == 1 { "black" } else { "white" },
+                    children: n.children.clone(),
+                })
+                .collect(),
+        };
         let result = if let Some(loser) = self.resigned.or(self.timed_out) {
             Some(ResultView {
                 kind: "win",
@@ -189,12 +285,14 @@ impl Slot {
             time_ms: self.time_ms,
             to_move: to_move.name(),
             moves,
-            redo: self
-                .game
-                .redo_stack()
-                .iter()
-                .map(|&p| format_pos(p, size))
-                .collect(),
+            redo: continuation.iter().map(|m| m.point.clone()).collect(),
+            continuation,
+            tree,
+            engine_waits: self.hold
+                && !self.is_over()
+                && self.opening.is_none()
+                && self.player(to_move) == Player::Engine,
+            win_scale: WIN_SCALE,
             position: self.game.board().position_string(),
             result,
             forbidden,
@@ -203,10 +301,10 @@ impl Slot {
                 color: j.color.name(),
                 elapsed_ms: j.started.elapsed().as_millis() as u64,
             }),
-            live: self.live.clone(),
-            hint: self.hint.clone(),
+            live: self.live.as_ref().map(|i| i.with_proof(proof_here)),
+            hint: self.hint.as_ref().map(|i| i.with_proof(proof_here)),
             analyze: self.analyze,
-            analysis: self.analysis.clone(),
+            analysis: self.analysis.as_ref().map(|i| i.with_proof(proof_here)),
             excluded: self
                 .excluded()
                 .iter()
@@ -227,7 +325,7 @@ impl Slot {
             renju: self.renju_view(),
             opening_name: self.opening_name(),
             setup_plies: self.game.start_ply(),
-            review: self.review_view(&board_moves),
+            review: self.review_view(&line_moves),
             solution: self
                 .solution
                 .as_ref()
@@ -239,5 +337,59 @@ impl Slot {
                 .map(|c| c.view(self.clock_running().map(|color| (color, self.turn_ms())))),
             engine_error: self.error.clone(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{
+        lock, EngineInfo, Games, MoveRequest, NewGame, Player, Purpose, ServerConfig,
+    };
+    use gomoku_engine::search::score::win_in;
+    use gomoku_engine::{Color, Pos};
+
+    #[test]
+    fn a_proof_holds_through_the_losers_reply() {
+        let games = Games::new(ServerConfig {
+            hash_mb: 1,
+            ..ServerConfig::default()
+        });
+        let req = NewGame {
+            black: Some(Player::Person),
+            white: Some(Player::Person),
+            position: Some("h8 h9".into()),
+            ..NewGame::default()
+        };
+        let id = games.create(&req).expect("a game").id;
+        let slot = games.get(&id).expect("the game");
+        let mut s = lock(&slot);
+        let play = |s: &mut super::Slot, p: &str| {
+            s.play(&MoveRequest {
+                point: p.into(),
+                color: None,
+            })
+            .expect("a move");
+        };
+        // Black to move, proven to win in 9 plies with i8
+        s.tree.prove(win_in(9), Pos::new(8, 7));
+        play(&mut s, "i8");
+        play(&mut s, "a1");
+        // a short search of Black's position now sees an ordinary value
+        s.hint = Some(EngineInfo::new(
+            Purpose::Hint,
+            Color::Black,
+            296,
+            &[Pos::new(9, 7)],
+            15,
+        ));
+        let hint = s.view().hint.expect("the hint");
+        assert_eq!((hint.mate, hint.proven_earlier), (Some(4), true));
+        assert_eq!(hint.eval, "win in 4");
+        // after another first move the proof says nothing
+        s.undo().expect("undo");
+        s.undo().expect("undo");
+        play(&mut s, "j8");
+        s.hint = Some(EngineInfo::new(Purpose::Hint, Color::White, -296, &[], 15));
+        assert!(!s.view().hint.expect("the hint").proven_earlier);
     }
 }
