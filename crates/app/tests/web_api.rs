@@ -335,6 +335,7 @@ mod games {
             (Method::POST, "/stop", None),
             (Method::POST, "/resign", None),
             (Method::POST, "/swap", None),
+            (Method::POST, "/renju", Some(r#"{"action":"keep"}"#)),
             (Method::POST, "/review", None),
             (Method::POST, "/solve", None),
             (Method::POST, "/settings", Some(r#"{"level":"easy"}"#)),
@@ -2751,6 +2752,15 @@ mod renju {
                 "{rec}"
             );
             assert!(rec.contains(" offers="), "{rec}");
+            // the SGF record names the opening too
+            let (_, sgf) = get(&app, &format!("/api/games/{id}/export?format=sgf")).await;
+            let name = format!(
+                "ON[{} {} ({})]",
+                v["opening_name"]["name"].as_str().unwrap(),
+                v["opening_name"]["chinese"].as_str().unwrap(),
+                v["opening_name"]["code"].as_str().unwrap()
+            );
+            assert!(sgf.as_str().unwrap().contains(&name), "{sgf}");
             // the opening cannot be undone past its end
             let (s, _) = get(&app, &format!("/api/games/{id}")).await;
             assert_eq!(s, StatusCode::OK);
@@ -2777,6 +2787,78 @@ mod renju {
                 assert_eq!(v["players"]["black"], black, "{v}");
             }
         }
+    }
+
+    #[tokio::test]
+    async fn bad_bodies_of_a_renju_step_are_400_and_change_nothing() {
+        let app = small_router();
+        let (id, _) = new_game(
+            &app,
+            json!({"opening": "soosorv8", "black": "person", "white": "person"}),
+        )
+        .await;
+        for p in ["h8", "h9", "i9"] {
+            let (s, v) = post(&app, &format!("/api/games/{id}/move"), json!({"move": p})).await;
+            assert_eq!(s, StatusCode::OK, "{v}");
+        }
+        let (_, before) = get(&app, &format!("/api/games/{id}")).await;
+        assert_eq!(step(&before), "swap", "{before}");
+        // (body, error code, a word of the message)
+        for (body, code, says) in [
+            ("", "malformed_json", "needs a JSON body"),
+            ("{", "malformed_json", "malformed JSON"),
+            (r#"["swap"]"#, "malformed_json", "object"),
+            (r#"{"action": 3}"#, "malformed_json", "malformed JSON"),
+            (
+                r#"{"action": "swap", "side": "black"}"#,
+                "malformed_json",
+                "side",
+            ),
+            (
+                r#"{"action": "declare", "count": -1}"#,
+                "malformed_json",
+                "-1",
+            ),
+            (
+                r#"{"action": "declare", "count": "three"}"#,
+                "malformed_json",
+                "three",
+            ),
+            (r#"{"count": 3}"#, "malformed_json", "action"),
+            (r#"{"action": "jump"}"#, "bad_action", "'jump'"),
+            (r#"{"action": "declare"}"#, "bad_action", "with a count"),
+            (
+                r#"{"action": "keep", "count": 2}"#,
+                "bad_action",
+                "with a count",
+            ),
+            (r#"{"action": "declare", "count": 3}"#, "bad_step", "swap"),
+        ] {
+            let (s, e) = call(
+                &app,
+                Method::POST,
+                &format!("/api/games/{id}/renju"),
+                Some(body),
+            )
+            .await;
+            assert!(s.is_client_error(), "{body}: {s} {e}");
+            assert_eq!(error_code(&e), code, "{body}: {e}");
+            let message = e["error"]["message"].as_str().unwrap_or_default();
+            assert!(message.contains(says), "{body}: {e}");
+            let (_, after) = get(&app, &format!("/api/games/{id}")).await;
+            assert_eq!(after, before, "{body}: the game changed");
+        }
+        // a point where the step is a word, and a word after the opening
+        refused(&app, &id, "move", json!({"move": "a1"}), "choose_first").await;
+        let (s, v) = post(
+            &app,
+            &format!("/api/games/{id}/renju"),
+            json!({"action": "keep"}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        assert_eq!(step(&v), "stone");
+        assert_eq!(v["renju"]["step"]["number"], 4);
     }
 
     #[tokio::test]

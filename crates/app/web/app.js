@@ -1201,7 +1201,7 @@
       const parent = treeIndex.get(treeIndex.get(id).parent);
       if (parent && parent.children[0] !== id) main = false;
     }
-    const busy = !!(game.opening || setup);
+    const busy = !!(game.opening || (game.renju && !game.renju.over) || setup);
     nav('btn-promote', busy || main);
     nav('btn-delete', busy || here === 0 || here === first);
   }

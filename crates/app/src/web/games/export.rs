@@ -1,5 +1,6 @@
 //! The game as text: a position string, a line of the datasets' common format, a diagram, a
-//! Piskvork `.psq` record (the position on the board), and an SGF record (the whole tree).
+//! Piskvork `.psq` record (the position on the board), and an SGF record (the whole tree,
+//! named by its renju opening when it has one).
 
 use super::tree::ROOT;
 use super::{Player, Slot};
@@ -103,6 +104,7 @@ impl Slot {
             black,
             white,
             to_move: (start > 0).then_some(to_move),
+            opening: self.main_line_opening(),
             moves: Vec::new(),
             first: Vec::new(),
         };
@@ -140,5 +142,22 @@ impl Slot {
             }
         }
         sgf::write(&rec, concat!("gomoku:", env!("CARGO_PKG_VERSION")))
+    }
+
+    /// The renju opening the main line's first three moves form (`Kagetsu 花月 (4D)`), if
+    /// any: the record's name for the game, whichever line the board shows.
+    fn main_line_opening(&self) -> Option<String> {
+        let board = self.game.board();
+        if self.game.start_ply() > 0 || board.rule() != gomoku_engine::Rule::Renju {
+            return None;
+        }
+        let mut first = Vec::new();
+        let mut at = ROOT;
+        while first.len() < 3 {
+            let next = *self.tree.get(at)?.children.first()?;
+            first.push(self.tree.get(next)?.rec.pos);
+            at = next;
+        }
+        gomoku_engine::renju::of_moves(board, &first).map(ToString::to_string)
     }
 }
