@@ -4,8 +4,12 @@
 # `gomoku train` on them. Every step is deterministic (seeds, game numbers, node budgets), so
 # the same build of `gomoku` makes the same corpora and the same model.
 #
-# usage: scripts/train-eval.sh [--games N] [--nodes N] [--concurrency N] [--dir DIR]
-#   --games N        games per rule (default 8000; about 35 positions each)
+# usage: scripts/train-eval.sh [--games N] [--renju-games N] [--standard-games N] [--nodes N]
+#                               [--concurrency N] [--dir DIR]
+#   --games N           freestyle games (default 2347; about 40 positions each)
+#   --renju-games N     renju games (default 1787)
+#   --standard-games N  standard games (default 0: standard trains on the freestyle games,
+#                       replayed under its own rule; the rules differ only in overlines)
 #   --nodes N        nodes per move (default 20000)
 #   --concurrency N  games at once (default 2: one per core)
 #   --dir DIR        where the corpora go (default target/corpus); existing files are kept
@@ -14,32 +18,41 @@
 # against Rapfi before committing the model (docs/engine.md, "Training the evaluation").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-games=8000 nodes=20000 conc=2 dir=target/corpus
+games=2347 renju_games=1787 standard_games=0 nodes=20000 conc=2 dir=target/corpus
 while [ $# -gt 0 ]; do
   case $1 in
     --games) games=$2; shift 2 ;;
+    --renju-games) renju_games=$2; shift 2 ;;
+    --standard-games) standard_games=$2; shift 2 ;;
     --nodes) nodes=$2; shift 2 ;;
     --concurrency) conc=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "train-eval.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
 cargo build --release --locked
 gomoku=target/release/gomoku
 mkdir -p "$dir"
+files=()
 for rule in freestyle standard renju; do
-  case $rule in freestyle) seed=11 ;; standard) seed=13 ;; renju) seed=12 ;; esac
+  case $rule in
+    freestyle) seed=11 want=$games ;;
+    standard) seed=13 want=$standard_games ;;
+    renju) seed=12 want=$renju_games ;;
+  esac
+  [ "$want" -gt 0 ] || continue
   file=$dir/$rule-$seed.txt
+  files+=("$file")
   have=0
   [ -f "$file" ] && have=$(grep -c . "$file" || true)
-  if [ "$have" -lt "$games" ]; then
-    echo "selfplay: $rule, games $((have + 1))..$games into $file"
+  if [ "$have" -lt "$want" ]; then
+    echo "selfplay: $rule, games $((have + 1))..$want into $file"
     "$gomoku" selfplay --rule "$rule" --seed "$seed" --nodes "$nodes" \
-      --first-game $((have + 1)) --games $((games - have)) --concurrency "$conc" --formula \
+      --first-game $((have + 1)) --games $((want - have)) --concurrency "$conc" --formula \
       --out "$file"
   fi
 done
-"$gomoku" train "$dir"/freestyle-11.txt "$dir"/standard-13.txt "$dir"/renju-12.txt \
+"$gomoku" train "${files[@]}" --borrow standard=freestyle \
   --from-formula --iterations 400 --regularization 1e-8 --policy-iterations 200 \
   --out crates/engine/weights/eval.bin

@@ -68,15 +68,41 @@ pub struct Args {
     /// Pull of the move-ordering scores towards the starting model's.
     #[arg(long, default_value_t = 1e-7)]
     pub policy_regularization: f64,
+    /// `RULE=FROM`: a rule without games of its own trains on FROM's games, replayed under
+    /// its own rule (e.g. `standard=freestyle`: the two differ only in overlines). Repeatable.
+    #[arg(long, value_name = "RULE=FROM", value_parser = parse_borrow)]
+    pub borrow: Vec<(Rule, Rule)>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+fn parse_borrow(s: &str) -> Result<(Rule, Rule), String> {
+    let (to, from) = s
+        .split_once('=')
+        .ok_or_else(|| format!("'{s}': expected RULE=FROM, e.g. standard=freestyle"))?;
+    let rule = |name: &str| {
+        name.trim()
+            .parse::<Rule>()
+            .ok()
+            .filter(|r| gomoku_engine::eval::MODEL_RULES.contains(r))
+            .ok_or_else(|| {
+                format!("'{name}' is not a rule with a model (freestyle, standard or renju)")
+            })
+    };
+    let (to, from) = (rule(to)?, rule(from)?);
+    if to == from {
+        return Err(format!("'{s}': a rule cannot borrow its own games"));
+    }
+    Ok((to, from))
 }
 
 #[derive(Serialize)]
 struct RuleReport {
     rule: &'static str,
     games: usize,
+    /// The rule whose games were used (another rule's under `--borrow`).
+    games_of: &'static str,
     training_positions: usize,
     validation_positions: usize,
     scale: f64,
@@ -137,6 +163,16 @@ fn corpus_game(rec: &Record, skip_plies: usize) -> Result<CorpusGame, String> {
             })
             .collect::<Result<Vec<_>, _>>()?,
     };
+    // one value per move after the opening: a count that differs means the opening's length
+    // is not the one the values were written for, and every value would land on the wrong
+    // position (and, an odd number of plies off, on the wrong side)
+    let after_opening = rec.moves.len().saturating_sub(opening_len);
+    if !values.is_empty() && values.len() != after_opening {
+        return Err(format!(
+            "{} values for the {after_opening} moves after an opening of {opening_len} plies",
+            values.len()
+        ));
+    }
     Ok(CorpusGame {
         size: rec.size,
         moves: rec.moves.clone(),
@@ -219,9 +255,15 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let mut reports = Vec::new();
     for rule in gomoku_engine::eval::MODEL_RULES {
+        let mut source = rule;
+        if !games.iter().any(|(r, _)| *r == rule) {
+            if let Some(&(_, from)) = args.borrow.iter().find(|(to, _)| *to == rule) {
+                source = from;
+            }
+        }
         let of_rule: Vec<&CorpusGame> = games
             .iter()
-            .filter(|(r, _)| *r == rule)
+            .filter(|(r, _)| *r == source)
             .map(|(_, g)| g)
             .collect();
         if of_rule.is_empty() {
@@ -326,6 +368,7 @@ pub fn run(args: &Args) -> Result<()> {
         reports.push(RuleReport {
             rule: rule.name(),
             games: of_rule.len(),
+            games_of: source.name(),
             training_positions: tr.len(),
             validation_positions: va.len(),
             scale: k,
@@ -353,8 +396,13 @@ pub fn run(args: &Args) -> Result<()> {
         return Ok(());
     }
     for r in &report.rules {
+        let borrowed = if r.games_of == r.rule {
+            String::new()
+        } else {
+            format!(" of {}", r.games_of)
+        };
         println!(
-            "{}: {} games; positions {} training, {} validation; scale K {}",
+            "{}: {} games{borrowed}; positions {} training, {} validation; scale K {}",
             r.rule, r.games, r.training_positions, r.validation_positions, r.scale
         );
         println!(
