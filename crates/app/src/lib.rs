@@ -12,6 +12,7 @@ pub mod pbrain;
 #[cfg(test)]
 mod prop_support;
 pub mod psq;
+pub mod renju_opening;
 pub mod review_json;
 pub mod sgf;
 pub mod stats;

@@ -78,6 +78,9 @@ pub struct SgfRecord {
     pub white: Vec<Pos>,
     /// The side to move at the start (`PL`), when given.
     pub to_move: Option<Color>,
+    /// The name of the game's opening (`ON`), when it has one: information only, the moves
+    /// say what was played.
+    pub opening: Option<String>,
     /// Every move of every line.
     pub moves: Vec<SgfMove>,
     /// The moves from the start position (indices into `moves`), the main line first.
@@ -387,6 +390,10 @@ pub fn read(text: &str) -> Result<SgfRecord, String> {
         Some(p) if p == "W" || p == "2" => Some(Color::White),
         Some(p) => return Err(format!("PL[{}]: the player is B or W", excerpt(&p))),
     };
+    let opening = root
+        .get("ON")
+        .map(|v| v[0].clone())
+        .filter(|v| !v.is_empty());
     let black = read_points(root.get("AB").unwrap_or(&[]), size, "AB")?;
     let white = read_points(root.get("AW").unwrap_or(&[]), size, "AW")?;
     let mut rec = SgfRecord {
@@ -395,6 +402,7 @@ pub fn read(text: &str) -> Result<SgfRecord, String> {
         black,
         white,
         to_move,
+        opening,
         moves: Vec::new(),
         first: Vec::new(),
     };
@@ -452,14 +460,17 @@ pub fn point(p: Pos) -> String {
     }
 }
 
-/// Writes a record as one SGF game: the root (`FF`, `GM`, `CA`, `AP`, `SZ`, `RU`, the set-up
-/// stones and `PL`), then the moves, a parenthesis for each line at a fork (the main line
+/// Writes a record as one SGF game: the root (`FF`, `GM`, `CA`, `AP`, `SZ`, `RU`, `ON`, the
+/// set-up stones and `PL`), then the moves, a parenthesis for each line at a fork (the main line
 /// first). `app` names the program (`AP`).
 #[must_use]
 pub fn write(rec: &SgfRecord, app: &str) -> String {
     let mut out = format!("(;FF[4]GM[4]CA[UTF-8]AP[{}]SZ[{}]", escape(app), rec.size);
     if let Some(rule) = rec.rule {
         out.push_str(&format!("RU[{}]", rule.name()));
+    }
+    if let Some(name) = &rec.opening {
+        out.push_str(&format!("ON[{}]", escape(name)));
     }
     for (id, stones) in [("AB", &rec.black), ("AW", &rec.white)] {
         if !stones.is_empty() {
@@ -535,6 +546,25 @@ mod tests {
         assert_eq!(forks, [p("j6"), p("g7")]);
         let again = read(&write(&rec, "test")).expect("reads back");
         assert_eq!(again, rec);
+    }
+
+    #[test]
+    fn the_opening_name_is_written_and_read_back() {
+        let text = "(;FF[4]GM[4]SZ[15]RU[renju]ON[Kagetsu 花月 (4D)];B[hh];W[hg];B[ig])";
+        let rec = read(text).expect("reads");
+        assert_eq!(rec.opening.as_deref(), Some("Kagetsu 花月 (4D)"));
+        let out = write(&rec, "test");
+        assert!(
+            out.contains("RU[renju]ON[Kagetsu 花月 (4D)];B[hh]"),
+            "{out}"
+        );
+        assert_eq!(read(&out).expect("reads back"), rec);
+        // a name with the characters SGF escapes
+        let odd = SgfRecord {
+            opening: Some("a]b\\c".to_string()),
+            ..rec
+        };
+        assert_eq!(read(&write(&odd, "test")).expect("reads back"), odd);
     }
 
     #[test]

@@ -54,6 +54,40 @@ mod position {
     }
 
     #[test]
+    fn the_renju_opening_is_named_in_text_and_json() {
+        // (first three moves, the name shown): any orientation; a start that is not one of the
+        // 26 openings has none
+        for (moves, name) in [
+            ("h8 h9 i9", Some("Kagetsu 花月 (4D)")),
+            ("h8 g7 i10", Some("Meigetsu 名月 (12I)")),
+            ("h8 i8 g6", Some("Shingetsu 新月 (10D)")),
+            ("h8 g9 f10 a1", Some("Chōsei 长星 (1I)")),
+            ("h8 h9 h11", None),
+            ("a1 b2 c3", None),
+            ("h8 h9", None),
+        ] {
+            let mut args = vec!["position", "--rule", "renju"];
+            args.extend(moves.split(' '));
+            let o = gomoku(&args);
+            assert!(o.status.success(), "{}", stderr(&o));
+            let line = stdout(&o)
+                .lines()
+                .find_map(|l| l.strip_prefix("opening: ").map(str::to_string));
+            assert_eq!(line.as_deref(), name, "{moves}");
+            args.insert(1, "--json");
+            let v: serde_json::Value = serde_json::from_str(&stdout(&gomoku(&args))).unwrap();
+            match name {
+                Some(n) => {
+                    let code = n.split('(').nth(1).unwrap().trim_end_matches(')');
+                    assert_eq!(v["opening"]["code"], code, "{moves}");
+                    assert_eq!(v["opening"]["name"], n.split(' ').next().unwrap());
+                }
+                None => assert_eq!(v["opening"], serde_json::Value::Null, "{moves}"),
+            }
+        }
+    }
+
+    #[test]
     fn json_win_and_draw_results() {
         let o = gomoku(&["position", "--json", "h8i8h9i9h10i10h11i11h12"]);
         assert!(o.status.success(), "{}", stderr(&o));
@@ -480,6 +514,29 @@ mod review {
             "{out}"
         );
         assert!(out.lines().any(|l| l.starts_with("black: ")), "{out}");
+    }
+
+    #[test]
+    fn a_renju_game_is_reviewed_with_its_opening_named() {
+        let o = gomoku(&[
+            "review", "--rule", "renju", "--depth", "2", "h8", "h9", "i8", "i9",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains("\nopening: Ugetsu 雨月 (6D)\n"),
+            "{}",
+            stdout(&o)
+        );
+        let o = gomoku(&[
+            "review", "--json", "--rule", "renju", "--depth", "2", "h8", "h9", "i8",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert_eq!(v["opening"]["code"], "6D", "{v}");
+        assert_eq!(v["opening"]["japanese"], "雨月");
+        // freestyle has no named openings
+        let o = gomoku(&["review", "--json", "--depth", "2", "h8", "h9", "i8"]);
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert!(v["opening"].is_null(), "{v}");
     }
 
     #[test]

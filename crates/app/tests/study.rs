@@ -512,6 +512,90 @@ mod match_cmd {
     }
 
     #[test]
+    fn renju_opening_rules_open_every_game_and_the_result_is_reported() {
+        for rule in ["soosorv8", "taraguchi10"] {
+            let o = gomoku(&[
+                "match",
+                "--json",
+                "--no-progress",
+                "--p1",
+                "pvs nodes=1500",
+                "--p2",
+                "pvs nodes=1000 name=small",
+                "--opening",
+                rule,
+                "--games",
+                "2",
+            ]);
+            let v = json(&o);
+            assert_eq!(v["rule"], "renju", "the rule a renju opening implies: {v}");
+            assert_eq!(v["games"], 2, "{v}");
+            let (w, l, d) = (&v["wins"], &v["losses"], &v["draws"]);
+            assert_eq!(
+                w.as_u64().unwrap() + l.as_u64().unwrap() + d.as_u64().unwrap(),
+                2
+            );
+            for r in v["records"].as_array().expect("records") {
+                let opening = r["opening"].as_str().expect("label");
+                assert!(opening.starts_with(&format!("{rule}:")), "{r}");
+                // the games go on from the rule's sixth move
+                let moves = r["position"].as_str().expect("moves").split(' ').count();
+                assert!(moves > 5, "{r}");
+                assert!(
+                    ["five", "board full"].contains(&r["reason"].as_str().unwrap()),
+                    "{r}"
+                );
+            }
+        }
+        // the text report names the opening rule and gives the result
+        let o = gomoku(&[
+            "match",
+            "--no-progress",
+            "--p1",
+            "pvs nodes=800",
+            "--p2",
+            "greedy",
+            "--opening",
+            "soosorv8",
+            "--games",
+            "2",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("opened with Soosõrv-8"), "{out}");
+        assert!(out.contains("[soosorv8:"), "{out}");
+        assert!(out.contains("\nresult: "), "{out}");
+        // pbrain engines have no commands for it; an openings file does not go with it
+        assert_fails_with(
+            &gomoku(&[
+                "match",
+                "--p1",
+                "pvs",
+                "--p2",
+                &fake_engine("legal"),
+                "--opening",
+                "soosorv8",
+            ]),
+            "pbrain engines cannot play it",
+        );
+        let (_dir, file) = openings_file("x.txt", OPENINGS);
+        assert_fails_with(
+            &gomoku(&[
+                "match",
+                "--p1",
+                "pvs",
+                "--p2",
+                "greedy",
+                "--opening",
+                "taraguchi10",
+                "--openings",
+                file.to_str().expect("utf-8"),
+            ]),
+            "does not take --openings",
+        );
+    }
+
+    #[test]
     fn internal_players_text_summary_with_elo_and_sprt() {
         let (_dir, file) = openings_file("text.txt", OPENINGS);
         let o = gomoku(&[
@@ -843,6 +927,138 @@ mod play {
         ] {
             assert_fails_with(&gomoku(&bad), "a swap2 opening starts from the empty board");
         }
+    }
+
+    /// Plays `gomoku play ARGS` with a renju opening rule, answering each prompt as it comes:
+    /// the free points nearest the centre for stones and offers (a refused point is followed
+    /// by the next), `keep` (or `swap` at the first swap step with `swap_once`), 3 offers
+    /// (after a refused 9), `ten` at Taraguchi-10's 5th, the first offer listed; a point off
+    /// the centre first, to see it refused; `quit` at the first move of the game. Returns
+    /// everything the program wrote.
+    fn renju_dialogue(extra: &[&str], swap_once: bool) -> String {
+        use std::io::Read;
+        let mut args: Vec<&str> = FAST.to_vec();
+        args.push("1");
+        args.extend_from_slice(extra);
+        let mut child = spawn(&args);
+        let mut input = child.stdin.take().expect("stdin");
+        let mut output = child.stdout.take().expect("stdout");
+        let mut out = String::new();
+        let mut points = Vec::new();
+        for ring in 0..8usize {
+            for x in 0..15usize {
+                for y in 0..15usize {
+                    if x.abs_diff(7).max(y.abs_diff(7)) == ring {
+                        points.push(format!("{}{}", (b'a' + x as u8) as char, y + 1));
+                    }
+                }
+            }
+        }
+        let (mut next_point, mut swapped, mut declared, mut off_centre) = (0, false, false, false);
+        let mut buf = [0u8; 4096];
+        for _ in 0..400 {
+            // up to the next prompt (the only output that does not end a line)
+            while !out.ends_with("> ") {
+                let n = output.read(&mut buf).expect("read");
+                if n == 0 {
+                    break;
+                }
+                out.push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+            let Some(prompt) = out.lines().last().map(str::to_string) else {
+                break;
+            };
+            if !prompt.ends_with("> ") {
+                break; // the program ended
+            }
+            let answer = if prompt.contains("your move>") || prompt.contains("game over") {
+                "quit".to_string()
+            } else if prompt.contains("stone 1>") && !off_centre {
+                off_centre = true;
+                "a1".to_string()
+            } else if prompt.contains("swap or keep>") {
+                let swap = swap_once && !swapped;
+                swapped |= swap;
+                if swap { "swap" } else { "keep" }.to_string()
+            } else if prompt.contains("offers (1 to 8)>") {
+                let first = !declared;
+                declared = true;
+                if first { "9" } else { "3" }.to_string()
+            } else if prompt.contains("5th stone or ten>") {
+                "ten".to_string()
+            } else if let Some(list) = prompt.split("choose one of ").nth(1) {
+                list.split_whitespace()
+                    .next()
+                    .expect("an offer")
+                    .to_string()
+            } else {
+                next_point += 1;
+                points[next_point - 1].clone()
+            };
+            writeln!(input, "{answer}").expect("write");
+            out.push('\n');
+            if answer == "quit" {
+                break;
+            }
+        }
+        drop(input);
+        output.read_to_string(&mut out).expect("read the rest");
+        assert!(child.wait().expect("ends").success(), "{out}");
+        out
+    }
+
+    #[test]
+    fn renju_opening_rules_to_the_sixth_move_in_the_terminal() {
+        for rule in ["soosorv8", "taraguchi10"] {
+            for (color, swap_once) in [("black", false), ("white", true), ("black", true)] {
+                let out = renju_dialogue(&["--opening", rule, "--color", color], swap_once);
+                let title = if rule == "soosorv8" {
+                    "Soosõrv-8"
+                } else {
+                    "Taraguchi-10"
+                };
+                assert!(
+                    out.contains(&format!("renju 15x15, a {title} opening")),
+                    "{out}"
+                );
+                if color == "black" {
+                    assert!(
+                        out.contains(&format!(
+                            "a1: under {title} the 1st stone goes on the centre"
+                        )),
+                        "{out}"
+                    );
+                }
+                assert!(out.contains("opening: "), "the opening's name: {out}");
+                assert!(
+                    out.contains(&format!("{rule}: the opening is over: ")),
+                    "{rule} {color}: {out}"
+                );
+                assert!(out.contains("you play "), "{out}");
+                assert!(
+                    out.contains("your move> ") || out.contains("engine plays "),
+                    "{out}"
+                );
+                // five stones when the game starts, the sixth White's
+                let (b, w) = last_stones(&out);
+                assert!(b == 3 && (w == 2 || w == 3), "{rule} {color}: {out}");
+                if rule == "soosorv8" && out.contains("you declared") {
+                    assert!(
+                        out.contains("Soosõrv-8: White declares 1 to 8 fifth-move offers, not 9"),
+                        "{out}"
+                    );
+                }
+            }
+        }
+        assert_fails_with(
+            &gomoku(&["play", "--opening", "soosorv8", "h8"]),
+            "a Soosõrv-8 opening starts from the empty board",
+        );
+        assert_fails_with(
+            &gomoku(&["play", "--opening", "taraguchi10", "--size", "7"]),
+            "at least 9x9",
+        );
+        assert_fails_with(&gomoku(&["play", "--opening", "yamaguchi"]), "soosorv8");
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! The test opens the page, starts a game against the engine, clicks intersections, waits for
 //! the engine's replies, checks the engine panel, plays a short game to a win, looks at the
 //! other board sizes, renju marks, the analysis overlay (with points left out of it), a swap2
-//! opening, the Chinese labels and a phone-sized window, and saves a screenshot
+//! opening, a Soosõrv-8 opening (against the engine, and between two people), the Chinese
+//! labels and a phone-sized window, and saves a screenshot
 //! (`target/tmp/web-e2e.png`, or the path in `GOMOKU_E2E_SCREENSHOT`).
 
 mod common;
@@ -345,6 +346,75 @@ async fn save_screenshot(c: &Client, name: &str) -> PathBuf {
     };
     std::fs::write(&path, &png).expect("the screenshot is saved");
     path
+}
+
+/// Plays the person's steps of the renju opening on the page until it is over, the engine
+/// acting in between: keep at a swap, two offers declared, ten at Taraguchi-10's 5th, the
+/// first offer chosen, and stones and offers on the free points nearest the centre (the next
+/// one when the rule refuses a point).
+async fn play_renju_opening(c: &Client, renju: &str) {
+    let mut points: Vec<(usize, String)> = Vec::new();
+    for x in 0..15usize {
+        for y in 0..15usize {
+            let ring = x.abs_diff(7).max(y.abs_diff(7)) * 100 + x.abs_diff(7) + y.abs_diff(7);
+            points.push((ring, format!("{}{}", (b'a' + x as u8) as char, 15 - y)));
+        }
+    }
+    points.sort();
+    for _ in 0..60 {
+        wait_js(
+            c,
+            "the person's step in the opening",
+            &format!("return {IDLE} && ({renju}.hidden || {renju}.dataset.actor === 'person');"),
+        )
+        .await;
+        if js(c, &format!("return {renju}.hidden;")).await == Value::Bool(true) {
+            return;
+        }
+        let step = js(c, &format!("return {renju}.dataset.step;")).await;
+        match step.as_str().unwrap_or("") {
+            "swap" => click(c, "renju-keep").await,
+            "declare" => {
+                select(c, "renju-count", "2").await;
+                click(c, "renju-declare").await;
+            }
+            "fifth" => click(c, "renju-ten").await,
+            "choose" => {
+                let first = js(
+                    c,
+                    "return document.querySelector('[data-offer]').dataset.offer;",
+                )
+                .await;
+                click_point(c, first.as_str().expect("an offer")).await;
+            }
+            _ => {
+                // a stone or an offer: the first free point the rule takes
+                let state = "return document.querySelectorAll('[data-stone]').length * 100 \
+                     + document.querySelectorAll('[data-offer]').length;";
+                let before = js(c, state).await;
+                let taken = js(
+                    c,
+                    "return [...document.querySelectorAll('[data-stone], [data-offer]')]\
+                     .map((e) => e.dataset.stone || e.dataset.offer);",
+                )
+                .await;
+                for (_, p) in &points {
+                    if taken.as_array().is_some_and(|t| t.contains(&json!(p))) {
+                        continue;
+                    }
+                    click_point(c, p).await;
+                    tokio::time::sleep(Duration::from_millis(150)).await;
+                    if js(c, state).await != before
+                        || js(c, &format!("return {renju}.dataset.step;")).await != step
+                    {
+                        break;
+                    }
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the renju opening did not end");
 }
 
 #[tokio::test]
@@ -894,6 +964,146 @@ async fn play_in_headless_chromium() {
     );
     let log = text(&c, "swap2-log").await;
     assert!(log.contains("took"), "the swap2 log: {log}");
+    select(&c, "ng-opening", "free").await;
+
+    // 3e. A Soosõrv-8 opening against the engine through the board: a stone off the centre
+    // is refused with the rule's reason, the three stones are named, then every step of the
+    // rule as it comes (ours by click or button, the engine's by search) to the sixth move.
+    select(&c, "ng-opening", "soosorv8").await;
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelector('[data-testid=ng-rule]').value;"
+        )
+        .await,
+        "renju",
+        "a renju opening rule chooses the renju rule"
+    );
+    start_game(&c, "renju", "15", "person-engine").await;
+    let renju = "document.querySelector('[data-testid=renju]')";
+    assert_eq!(
+        js(
+            &c,
+            &format!("return [{renju}.hidden, {renju}.dataset.step, {renju}.dataset.actor];")
+        )
+        .await,
+        json!([false, "stone", "person"])
+    );
+    click_point(&c, "a1").await;
+    wait_js(
+        &c,
+        "the refusal",
+        "const e = document.querySelector('[data-testid=error]'); \
+         return !e.hidden && e.textContent.includes('goes on the centre');",
+    )
+    .await;
+    assert_eq!(js(&c, &format!("return {MOVE_COUNT};")).await, 0);
+    for (i, p) in ["h8", "h9", "i9"].iter().enumerate() {
+        click_point(&c, p).await;
+        wait_js(
+            &c,
+            "the stone",
+            &format!("return {MOVE_COUNT} >= {};", i + 1),
+        )
+        .await;
+    }
+    let name = text(&c, "opening-name").await;
+    assert!(
+        name.contains("Kagetsu") && name.contains("花月") && name.contains("4D"),
+        "{name}"
+    );
+    play_renju_opening(&c, renju).await;
+    assert!(
+        js(&c, &format!("return {MOVE_COUNT};"))
+            .await
+            .as_u64()
+            .unwrap_or(0)
+            >= 5,
+        "the game goes on from the sixth move"
+    );
+    let log = text(&c, "renju-log").await;
+    assert!(log.contains("the opening is over"), "the log: {log}");
+    assert!(text(&c, "opening-name").await.contains("Kagetsu"));
+
+    // 3f. Two people on one board: Soosõrv-8 up to White's choice among
+    // three offers, drawn on the board (the screenshot of the guide)
+    select(&c, "ng-opening", "soosorv8").await;
+    start_game(&c, "renju", "15", "person-person").await;
+    for p in ["h8", "h9", "j10"] {
+        click_point(&c, p).await;
+    }
+    wait_js(
+        &c,
+        "the swap step",
+        &format!("return {renju}.dataset.step === 'swap';"),
+    )
+    .await;
+    click(&c, "renju-keep").await;
+    wait_js(
+        &c,
+        "the 4th stone",
+        &format!("return {renju}.dataset.step === 'stone';"),
+    )
+    .await;
+    click_point(&c, "j8").await;
+    wait_js(
+        &c,
+        "the declaration",
+        &format!("return {renju}.dataset.step === 'declare';"),
+    )
+    .await;
+    select(&c, "renju-count", "3").await;
+    click(&c, "renju-declare").await;
+    wait_js(
+        &c,
+        "the second swap",
+        &format!("return {renju}.dataset.step === 'swap';"),
+    )
+    .await;
+    click(&c, "renju-keep").await;
+    for p in ["i10", "g7", "k9"] {
+        wait_js(
+            &c,
+            "an offer",
+            &format!("return {renju}.dataset.step === 'offer';"),
+        )
+        .await;
+        click_point(&c, p).await;
+    }
+    wait_js(
+        &c,
+        "the choice",
+        &format!("return {renju}.dataset.step === 'choose';"),
+    )
+    .await;
+    assert_eq!(
+        js(
+            &c,
+            "return [...document.querySelectorAll('[data-offer]')].map((e) => e.dataset.offer);"
+        )
+        .await,
+        json!(["i10", "g7", "k9"])
+    );
+    js(&c, "window.scrollTo(0, 0); return true;").await;
+    // the pointer on the panel, so that the picture previews no stone on the board
+    if let Ok(panel) = c.find(Locator::Css("[data-testid=renju-text]")).await {
+        let away = MouseActions::new("mouse".to_string()).then(PointerAction::MoveToElement {
+            element: panel,
+            duration: None,
+            x: 0.0,
+            y: 0.0,
+        });
+        // (only the picture depends on it)
+        let _ = c.perform_actions(away).await;
+    }
+    save_screenshot(&c, "web-e2e-renju.png").await;
+    click_point(&c, "g7").await;
+    wait_js(
+        &c,
+        "the end of the opening",
+        &format!("return {renju}.hidden && {MOVE_COUNT} === 5;"),
+    )
+    .await;
     select(&c, "ng-opening", "free").await;
 
     // 3d. Find a win: the solver's line on the board and in words; a move clears it.

@@ -267,6 +267,9 @@
     if (body.opening === 'swap2' && (body.psq || body.sgf || body.position || body.setup || body.diagram || body.record || body.black === body.white)) {
       body.opening = 'free'; // swap2 is for one person against the engine, from an empty board
     }
+    if (body.opening !== 'swap2' && (body.psq || body.sgf || body.position || body.setup || body.diagram || body.record)) {
+      body.opening = 'free'; // the renju opening rules start from an empty board
+    }
     try {
       const state = await api('POST', '/api/games', body);
       const old = owned ? game : null;
@@ -441,6 +444,7 @@
 
   function personToMove() {
     if (!game || game.result) return false;
+    if (game.renju && !game.renju.over) return !game.thinking && game.renju.actor === 'person' && game.renju.wants_point;
     if (game.opening) return !game.thinking && game.opening.actor === 'person' && ['three', 'five'].includes(game.opening.stage);
     return (!game.thinking || analysing()) && game.players[game.to_move] === 'person';
   }
@@ -1197,7 +1201,7 @@
       const parent = treeIndex.get(treeIndex.get(id).parent);
       if (parent && parent.children[0] !== id) main = false;
     }
-    const busy = !!(game.opening || setup);
+    const busy = !!(game.opening || (game.renju && !game.renju.over) || setup);
     nav('btn-promote', busy || main);
     nav('btn-delete', busy || here === 0 || here === first);
   }
@@ -1366,7 +1370,7 @@
     $('btn-undo').disabled = !g || (g.moves.length <= startPlies() && !(g.result && g.result.resigned))
       || !!(g.result && g.result.timeout);
     $('btn-redo').disabled = !g || over || g.redo.length === 0;
-    const opening = !!(g && g.opening);
+    const opening = !!(g && (g.opening || (g.renju && !g.renju.over)));
     $('btn-hint').disabled = over || thinking || opening;
     $('btn-redo').disabled = $('btn-redo').disabled || opening;
     $('btn-go').disabled = over || thinking || opening;
@@ -1423,6 +1427,10 @@
     fitBoard();
     // (the cells' size on the screen decides whether a tap asks for a second one)
     $('board').dataset.confirm = needsConfirm() ? 'yes' : 'no';
+    // the renju opening rules (renju.js): their panel, log, marks and the opening's name
+    if (window.RenjuUi && !setup) {
+      window.RenjuUi.render(game, { act, lang: () => lang, el, px, parsePoint, CELL });
+    }
   }
 
   // ------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ pub mod game;
 pub mod notation;
 pub mod pattern;
 pub mod record;
+pub mod renju;
 pub mod review;
 pub mod rng;
 pub mod search;

@@ -139,6 +139,8 @@ pub struct MatchConfig {
     /// Open every game with Gomocup's swap2 (the players alternate as the first player, and
     /// the opening decides the colours); `openings` are then not used.
     pub swap2: bool,
+    /// Open every game with a renju opening rule (Soosõrv-8, Taraguchi-10), as `swap2` does.
+    pub renju: Option<gomoku_engine::renju::OpeningRule>,
     /// Number of games.
     pub games: usize,
     /// Games played at once.
@@ -336,6 +338,54 @@ fn swap2_opening(
     }
 }
 
+/// A renju opening rule on the empty `game` between `live[first]` (the first player) and the
+/// other player, as [`crate::renju_opening`] lays it down: takes the actions they answer and
+/// returns the index of the player with Black, or the player who failed and why.
+fn renju_opening(
+    live: &mut [Option<Box<dyn player::Player + Send>>; 2],
+    names: &[String; 2],
+    rule: gomoku_engine::renju::OpeningRule,
+    first: usize,
+    clocks: &mut [Option<u64>; 2],
+    game: &mut Game,
+) -> Result<usize, (usize, String)> {
+    use crate::renju_opening::RenjuTable;
+    use gomoku_engine::renju::Seat;
+    let mut table = RenjuTable::new(rule, game.board().size(), first, 1 - first);
+    let name = |i: usize, _: Seat| names[i].clone();
+    while !table.opening.is_over() {
+        let i = table.actor();
+        let Some(p) = live[i].as_mut() else {
+            return Err((i, format!("{} is not running", names[i])));
+        };
+        let t0 = Instant::now();
+        let actions = p.renju(game, &table.opening, clocks[i]);
+        if let Some(c) = clocks[i].as_mut() {
+            *c = c.saturating_sub(t0.elapsed().as_millis() as u64);
+        }
+        let actions = actions.map_err(|f| (i, format!("{} {}", names[i], f.0)))?;
+        if actions.is_empty() {
+            return Err((i, format!("{} {rule}: no action", names[i])));
+        }
+        for a in actions {
+            if table.opening.is_over() || table.actor() != i {
+                break;
+            }
+            table.apply(game, a, &name).map_err(|e| {
+                (
+                    i,
+                    format!(
+                        "{} {rule}: {}: {e}",
+                        names[i],
+                        a.describe(game.board().size())
+                    ),
+                )
+            })?;
+        }
+    }
+    Ok(table.holder(Color::Black))
+}
+
 /// Plays one game: `players[black]` has Black (with swap2, opens; the opening decides).
 #[must_use]
 pub fn play_game(
@@ -407,6 +457,31 @@ pub fn play_game(
                 finish(&mut record, Outcome::White, reason);
             }
         }
+        record.black_player = black;
+        record.black = names[black].clone();
+        record.white = names[1 - black].clone();
+        record.moves = game.board().moves().to_vec();
+        record.opening_len = record.moves.len();
+        if !record.reason.is_empty() {
+            for p in live.iter_mut().flatten() {
+                p.finish();
+            }
+            record.position = format_moves(&record.moves, cfg.size);
+            return record;
+        }
+    }
+    if let (Some(rule), true) = (cfg.renju, opening_moves.is_empty()) {
+        match renju_opening(&mut live, &names, rule, black, &mut clocks, &mut game) {
+            Ok(b) => black = b,
+            Err((loser, reason)) => {
+                // the player who failed loses, whatever colour it would have had
+                black = loser;
+                finish(&mut record, Outcome::White, reason);
+            }
+        }
+        let named =
+            gomoku_engine::renju::of_game(&game).map_or(String::new(), |o| format!(":{}", o.id));
+        record.opening = format!("{}{named}", rule.name());
         record.black_player = black;
         record.black = names[black].clone();
         record.white = names[1 - black].clone();
@@ -559,8 +634,43 @@ mod tests {
                 label: "test".to_string(),
             }],
             swap2: false,
+            renju: None,
             games,
             concurrency: 2,
+        }
+    }
+
+    #[test]
+    fn renju_opening_games_open_with_five_stones_and_decide_the_colours() {
+        use gomoku_engine::renju::OpeningRule;
+        let players: [PlayerSpec; 2] = [
+            "pvs nodes=2000".parse().expect("valid"),
+            "pvs nodes=3000".parse().expect("valid"),
+        ];
+        for rule in OpeningRule::ALL {
+            let mut c = cfg(2);
+            c.openings.clear();
+            c.renju = Some(rule);
+            c.rule = Rule::Renju;
+            c.size = 15;
+            c.concurrency = 1;
+            let games = run_match(&c, &players, &|_| {});
+            assert_eq!(games.len(), 2);
+            for g in &games {
+                assert!(g.opening.starts_with(rule.name()), "{}", g.opening);
+                assert_eq!(
+                    g.opening_len, 5,
+                    "the games go on from the 6th move: {}",
+                    g.position
+                );
+                assert_eq!(g.times_ms.len() + 5, g.moves.len());
+                assert_eq!(g.black, players[g.black_player].name);
+                assert!(!g.reason.is_empty());
+                assert!(!g.reason.contains(rule.name()), "{}", g.reason);
+                let game = Game::from_moves(15, Rule::Renju, &g.moves[..3]).expect("legal");
+                let named = gomoku_engine::renju::of_game(&game).expect("one of the 26");
+                assert_eq!(g.opening, format!("{}:{}", rule.name(), named.id));
+            }
         }
     }
 

@@ -214,6 +214,17 @@ pub trait Player {
     /// # Errors
     /// As for [`Player::get_move`].
     fn swap2(&mut self, game: &Game, time_left_ms: Option<u64>) -> Result<Answer, Forfeit>;
+    /// Acts in a renju opening rule after `game`'s stones: every action of its turn (see
+    /// [`gomoku_engine::renju::decide()`]).
+    ///
+    /// # Errors
+    /// As for [`Player::get_move`]; a player that cannot play the rule forfeits.
+    fn renju(
+        &mut self,
+        game: &Game,
+        opening: &gomoku_engine::renju::Opening,
+        time_left_ms: Option<u64>,
+    ) -> Result<Vec<gomoku_engine::renju::Action>, Forfeit>;
     /// The game is over.
     fn finish(&mut self);
 }
@@ -306,6 +317,40 @@ impl Player for Internal {
         };
         Ok(swap2::decide(&mut cx, game.board()))
     }
+    fn renju(
+        &mut self,
+        game: &Game,
+        opening: &gomoku_engine::renju::Opening,
+        time_left_ms: Option<u64>,
+    ) -> Result<Vec<gomoku_engine::renju::Action>, Forfeit> {
+        let limits = Limits {
+            game_time_left_ms: time_left_ms,
+            ..self.limits.clone()
+        };
+        let stop = AtomicBool::new(false);
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64);
+        let time_ms = match (limits.move_time_ms, time_left_ms) {
+            // a decision is worth a move, but not more than a fifteenth of the game time left
+            (Some(t), Some(left)) => Some(t.min(left / 15)),
+            (t, _) => t,
+        };
+        let mut cx = gomoku_engine::renju::Context {
+            searcher: self.searcher.as_mut(),
+            time_ms,
+            limits,
+            stop: &stop,
+            seed,
+            note: &mut |_| {},
+        };
+        let actions = gomoku_engine::renju::decide(&mut cx, opening, game.board());
+        if actions.is_empty() {
+            Ok(vec![gomoku_engine::renju::fallback(opening, game.board())])
+        } else {
+            Ok(actions)
+        }
+    }
     fn finish(&mut self) {}
 }
 
@@ -376,6 +421,18 @@ impl Player for External {
         // the next move sends the whole position
         self.synced = None;
         Ok(a)
+    }
+
+    fn renju(
+        &mut self,
+        _: &Game,
+        opening: &gomoku_engine::renju::Opening,
+        _: Option<u64>,
+    ) -> Result<Vec<gomoku_engine::renju::Action>, Forfeit> {
+        Err(Forfeit(format!(
+            "cannot play a {} opening: the pbrain protocol has no commands for it",
+            opening.rule()
+        )))
     }
 
     fn finish(&mut self) {

@@ -55,6 +55,41 @@ pub fn parse_color(s: &str) -> Result<Color, String> {
     }
 }
 
+/// How a game opens (`play --opening`, `match --opening`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningKind {
+    /// Black's first move is free.
+    Free,
+    /// Gomocup's swap2.
+    Swap2,
+    /// A renju tournament rule: Soosõrv-8 or Taraguchi-10.
+    Renju(gomoku_engine::renju::OpeningRule),
+}
+
+impl OpeningKind {
+    /// The rule a game with this opening has when none is given: renju for the renju rules,
+    /// freestyle otherwise.
+    #[must_use]
+    pub fn default_rule(self) -> Rule {
+        match self {
+            OpeningKind::Renju(_) => Rule::Renju,
+            OpeningKind::Free | OpeningKind::Swap2 => Rule::Freestyle,
+        }
+    }
+}
+
+/// Parses an opening name for clap: `free`, `swap2`, `soosorv8` or `taraguchi10`.
+pub fn parse_opening(s: &str) -> Result<OpeningKind, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "free" | "none" => Ok(OpeningKind::Free),
+        "swap2" => Ok(OpeningKind::Swap2),
+        other => other
+            .parse()
+            .map(OpeningKind::Renju)
+            .map_err(|_| format!("'{s}': the openings are free, swap2, soosorv8 and taraguchi10")),
+    }
+}
+
 /// Property tests of the rule and size arguments ([`parse_rule`], [`parse_size`]) and of the
 /// colour argument of `play` ([`parse_color`]): any text gives a value
 /// in range or an error that quotes the text (never a panic), and every value's own spelling

@@ -6,6 +6,7 @@ use crate::arena::player::{PlayerSpec, TimeControl};
 use crate::arena::{
     average_move_ms, load_openings, run_match, tally, GameRecord, MatchConfig, Opening, Outcome,
 };
+use crate::args::OpeningKind;
 use anyhow::{bail, Context, Result};
 use gomoku_engine::rng::{Rng, SplitMix64};
 use gomoku_engine::Rule;
@@ -41,6 +42,14 @@ pub struct Args {
     /// `--openings`.
     #[arg(long)]
     pub swap2: bool,
+    /// How every game opens: free (from the empty board, the default), swap2 (as --swap2), or
+    /// a renju tournament rule, soosorv8 (Soosõrv-8) or taraguchi10 (Taraguchi-10): the
+    /// players take turns as the first player, each decides by search, and the games go on
+    /// from the rule's sixth move. The renju rules are for internal players (the pbrain
+    /// protocol has no commands for them) and make the rule renju unless --rule says
+    /// otherwise. Not with `--openings`.
+    #[arg(long, value_parser = crate::args::parse_opening)]
+    pub opening: Option<OpeningKind>,
     /// Only openings whose `set=` key contains this text.
     #[arg(long)]
     pub opening_set: Option<String>,
@@ -224,7 +233,7 @@ pub fn run(args: &Args) -> Result<()> {
     let save_error: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
     let cfg = MatchConfig {
         size: args.board.size,
-        rule: args.board.rule(),
+        rule: rule_of(args),
         time: TimeControl {
             move_ms: args.time_ms,
             game_ms: args.game_time_ms,
@@ -232,7 +241,11 @@ pub fn run(args: &Args) -> Result<()> {
             start_ms: args.start_timeout_ms,
         },
         openings,
-        swap2: args.swap2,
+        swap2: opening_of(args) == OpeningKind::Swap2,
+        renju: match opening_of(args) {
+            OpeningKind::Renju(rule) => Some(rule),
+            _ => None,
+        },
         games,
         concurrency: args.concurrency,
     };
@@ -294,7 +307,7 @@ pub fn run(args: &Args) -> Result<()> {
         let out = MatchJson {
             p1: players[0].name.clone(),
             p2: players[1].name.clone(),
-            rule: args.board.rule().name(),
+            rule: rule_of(args).name(),
             size: args.board.size,
             games: records.len(),
             wins: t.wins,
@@ -322,14 +335,38 @@ pub fn run(args: &Args) -> Result<()> {
 /// # Errors
 /// `--openings` with `--swap2`; an unreadable or malformed file; skipping every opening.
 fn openings(args: &Args) -> Result<Vec<Opening>> {
-    if args.swap2 && args.openings.is_some() {
-        bail!("--swap2 opens every game from the empty board: it does not take --openings");
+    if args.swap2 && args.opening.is_some_and(|o| o != OpeningKind::Swap2) {
+        bail!("--swap2 and --opening ask for two openings: give one");
+    }
+    match (opening_of(args), args.openings.is_some()) {
+        (OpeningKind::Swap2, true) => {
+            bail!("--swap2 opens every game from the empty board: it does not take --openings")
+        }
+        (OpeningKind::Renju(rule), true) => bail!(
+            "--opening {} opens every game from the empty board: it does not take --openings",
+            rule.name()
+        ),
+        _ => {}
+    }
+    if let OpeningKind::Renju(rule) = opening_of(args) {
+        if [&args.p1, &args.p2]
+            .iter()
+            .any(|p| matches!(p.kind, crate::arena::player::PlayerKind::External(_)))
+        {
+            bail!(
+                "--opening {}: pbrain engines cannot play it (the protocol has no commands for \
+                 a renju opening rule); give internal players",
+                rule.name()
+            );
+        }
+        let board = gomoku_engine::Board::new(args.board.size, rule_of(args))?;
+        gomoku_engine::renju::Opening::check_start(rule, &board).map_err(anyhow::Error::msg)?;
     }
     let mut openings: Vec<Opening> = match &args.openings {
         Some(path) => load_openings(
             path,
             args.board.size,
-            args.board.rule(),
+            rule_of(args),
             args.any_opening_rule,
             args.opening_set.as_deref(),
         )?,
@@ -380,7 +417,7 @@ impl GameSink {
             psq_dir: args.psq_dir.clone(),
             positions: std::sync::Mutex::new(positions),
             size: args.board.size,
-            rule: args.board.rule(),
+            rule: rule_of(args),
         })
     }
 
@@ -403,6 +440,22 @@ impl GameSink {
     }
 }
 
+/// How the games open: `--opening`, or swap2 with `--swap2`, else free.
+fn opening_of(args: &Args) -> OpeningKind {
+    match (args.opening, args.swap2) {
+        (Some(o), _) => o,
+        (None, true) => OpeningKind::Swap2,
+        (None, false) => OpeningKind::Free,
+    }
+}
+
+/// The rule: `--rule`, else the opening's (renju for the renju opening rules, freestyle).
+fn rule_of(args: &Args) -> Rule {
+    args.board
+        .rule
+        .unwrap_or_else(|| opening_of(args).default_rule())
+}
+
 /// The match's first line: the players, the board and how the games open.
 fn header(args: &Args, cfg: &MatchConfig, players: &[PlayerSpec; 2]) -> String {
     let games = cfg.games;
@@ -410,11 +463,13 @@ fn header(args: &Args, cfg: &MatchConfig, players: &[PlayerSpec; 2]) -> String {
         "match: {} vs {}, {} {}x{}, {} games{}",
         players[0].describe(args.time_ms),
         players[1].describe(args.time_ms),
-        args.board.rule(),
+        rule_of(args),
         args.board.size,
         args.board.size,
         games,
-        if cfg.swap2 {
+        if let Some(rule) = cfg.renju {
+            format!(" opened with {rule} (the games go on from its 6th move)")
+        } else if cfg.swap2 {
             " opened with swap2".to_string()
         } else if cfg.openings.is_empty() {
             " from the empty board".to_string()

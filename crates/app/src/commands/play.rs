@@ -1,16 +1,20 @@
 //! `gomoku play`: a game against the engine in the terminal. The board is redrawn after every
 //! move; moves are typed as `h8`; `undo`, `hint`, `result`, `review`, `new`, `help` and `quit`
 //! do what they say. With `--clock-ms` the game has a clock, and the side whose time runs out
-//! loses; with `--swap2` it opens with swap2 (`black`, `white` or `more` to choose). Reads
-//! standard input line by line, so it also works with piped input.
+//! loses; with `--swap2` it opens with swap2 (`black`, `white` or `more` to choose), with
+//! `--opening soosorv8` or `taraguchi10` with a renju tournament rule (points for stones,
+//! offers and the choice among offers; `swap`, `keep`, a number, `ten`). Reads standard input
+//! line by line, so it also works with piped input.
 
-use crate::args::{load_position, ComponentArgs};
+use crate::args::{load_position, ComponentArgs, OpeningKind};
 use crate::clock::{format_ms, Clock};
 use crate::opening::{Choice, Next, Opening, Stage};
 use crate::pbrain::swap2;
+use crate::renju_opening::RenjuTable;
 use crate::web::games::Player;
 use anyhow::{bail, Result};
 use gomoku_engine::notation::{format_pos, parse_pos};
+use gomoku_engine::renju::{self, Seat};
 use gomoku_engine::search::format_score;
 use gomoku_engine::study::Searcher;
 use gomoku_engine::{Color, ForbiddenKind, Game, GameResult, Limits, Pos, Rule, SearchOptions};
@@ -54,6 +58,12 @@ pub struct Args {
     /// says. Starts from the empty board.
     #[arg(long)]
     pub swap2: bool,
+    /// How the game opens: free (the default), swap2 (as --swap2), or a renju tournament rule,
+    /// soosorv8 (Soosõrv-8) or taraguchi10 (Taraguchi-10), whose rule is renju unless --rule
+    /// says otherwise. You start the opening with --color black, the engine with --color
+    /// white. Starts from the empty board.
+    #[arg(long, value_parser = crate::args::parse_opening)]
+    pub opening: Option<OpeningKind>,
     /// Moves played before the game starts, Black first.
     #[arg(allow_hyphen_values = true)]
     pub moves: Vec<String>,
@@ -62,7 +72,9 @@ pub struct Args {
 const HELP: &str = "commands: a point like h8 to play there, undo (takes back your last move \
 and the engine's answer), hint (the engine's suggestion for you), result, review (every move \
 of the game judged by the engine), save FILE (a position line, or a .psq record), new, help, \
-quit; in a swap2 opening, black, white or more to choose";
+quit; in a swap2 opening, black, white or more to choose; in a renju opening (soosorv8, \
+taraguchi10), a point for a stone, an offer or the offer chosen, swap or keep, a number of \
+offers, or ten";
 
 fn result_text(game: &Game) -> String {
     match game.result() {
@@ -115,6 +127,11 @@ fn draw(game: &mut Game, out: &mut impl Write) -> Result<()> {
         };
     writeln!(out)?;
     write!(out, "{}", game.board().to_text(&marks))?;
+    if game.board().ply() == 3 {
+        if let Some(o) = renju::of_game(game) {
+            writeln!(out, "opening: {o}")?;
+        }
+    }
     if !marks.is_empty() {
         writeln!(
             out,
@@ -256,6 +273,10 @@ struct Table<'a> {
     timed_out: Option<Color>,
     /// The swap2 opening under way.
     opening: Option<Opening<Player>>,
+    /// The renju opening (Soosõrv-8, Taraguchi-10) under way.
+    renju: Option<RenjuTable<Player>>,
+    /// The renju opening once it is over (for the game record).
+    renju_done: Option<renju::Opening>,
     /// Varies the engine's swap2 openings from game to game.
     seed: u64,
 }
@@ -278,16 +299,27 @@ impl Table<'_> {
             t.clock = t.initial.clone();
             t.turn = Instant::now();
         }
-        if self.args.swap2 {
+        if swap2_asked(self.args) {
             self.opening = Some(new_opening(self.args.color));
+            self.human = self.args.color;
+            self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        }
+        self.renju_done = None;
+        if let Some(OpeningKind::Renju(rule)) = self.args.opening {
+            self.renju = Some(new_renju(rule, self.size(), self.args.color));
             self.human = self.args.color;
             self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
         }
     }
 
+    /// Whether an opening (swap2 or renju) is under way.
+    fn in_opening(&self) -> bool {
+        self.opening.is_some() || self.renju.is_some()
+    }
+
     /// The clock's line under the board, while the game goes on (none in the opening).
     fn show_clock(&self, out: &mut impl Write) -> Result<()> {
-        if let (Some(t), None) = (&self.timer, &self.opening) {
+        if let (Some(t), false) = (&self.timer, self.in_opening()) {
             let running = (!self.over()).then(|| self.game.board().to_move());
             writeln!(out, "{}", t.line(running))?;
         }
@@ -409,6 +441,115 @@ impl Table<'_> {
         self.advance(Player::Engine, next, out)
     }
 
+    /// Tells the person what the renju opening asks of them now, if anything.
+    fn explain_renju(&self, out: &mut impl Write) -> Result<()> {
+        if let Some(r) = &self.renju {
+            if let (Player::Person, Some(step)) = (r.actor(), r.opening.step()) {
+                writeln!(out, "{}: {}", r.opening.rule(), r.asks(step))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes an action of the renju opening (the person's or the engine's) and says what
+    /// follows: the log line, the board after a stone, the end of the opening.
+    fn renju_act(
+        &mut self,
+        action: renju::Action,
+        show_board: bool,
+        out: &mut impl Write,
+    ) -> Result<()> {
+        let Some(r) = &mut self.renju else {
+            return Ok(());
+        };
+        let logged = r.log.len();
+        if let Err(e) = r.apply(&mut self.game, action, &you_or_engine) {
+            writeln!(out, "{e}")?;
+            return Ok(());
+        }
+        for line in &r.log[logged..] {
+            writeln!(out, "{line}")?;
+        }
+        if show_board && matches!(action, renju::Action::Stone(_) | renju::Action::Choose(_)) {
+            draw(&mut self.game, out)?;
+        }
+        if r.opening.is_over() {
+            self.human = if r.holder(Color::Black) == Player::Person {
+                Color::Black
+            } else {
+                Color::White
+            };
+            self.renju_done = Some(r.opening.clone());
+            self.renju = None;
+            self.start_len = self.game.board().moves().len();
+            if let Some(t) = &mut self.timer {
+                t.turn = Instant::now();
+            }
+            writeln!(out, "you play {}", self.human)?;
+            self.show_clock(out)?;
+        } else if show_board {
+            self.explain_renju(out)?;
+        }
+        Ok(())
+    }
+
+    /// The engine's turn in the renju opening: its decisions by search, then its actions.
+    fn engine_renju(&mut self, out: &mut impl Write) -> Result<()> {
+        let Some(r) = &self.renju else {
+            return Ok(());
+        };
+        let stop = AtomicBool::new(false);
+        let mut note = |_: String| {};
+        let mut cx = renju::Context {
+            searcher: self.engine.searcher.as_mut(),
+            limits: Limits {
+                depth: self.args.depth,
+                ..Limits::default()
+            },
+            // the decisions are worth more than one move
+            time_ms: Some(self.args.time_ms.saturating_mul(3)),
+            stop: &stop,
+            seed: self.seed,
+            note: &mut note,
+        };
+        let actions = renju::decide(&mut cx, &r.opening, self.game.board());
+        let actions = if actions.is_empty() {
+            vec![renju::fallback(&r.opening, self.game.board())]
+        } else {
+            actions
+        };
+        let stones = self.game.board().ply();
+        for a in actions {
+            if self
+                .renju
+                .as_ref()
+                .is_none_or(|r| r.actor() != Player::Engine)
+            {
+                break;
+            }
+            self.renju_act(a, false, out)?;
+        }
+        if self
+            .renju
+            .as_ref()
+            .is_some_and(|r| r.actor() == Player::Engine)
+        {
+            // a decision that did not fit: the rule's plain choice, so that the game goes on
+            let a = self
+                .renju
+                .as_ref()
+                .map(|r| renju::fallback(&r.opening, self.game.board()));
+            if let Some(a) = a {
+                self.renju_act(a, false, out)?;
+            }
+        }
+        if self.game.board().ply() > stones {
+            draw(&mut self.game, out)?;
+        }
+        self.explain_renju(out)?;
+        Ok(())
+    }
+
     /// The engine's move in the game.
     fn engine_move(&mut self, out: &mut impl Write) -> Result<()> {
         let me = self.game.board().to_move();
@@ -437,6 +578,9 @@ impl Table<'_> {
 
     /// Whether the engine acts now (moves, or decides in the opening).
     fn engine_to_act(&self) -> bool {
+        if let Some(r) = &self.renju {
+            return r.actor() == Player::Engine;
+        }
         match &self.opening {
             Some(o) => o.actor() == Player::Engine,
             None => {
@@ -448,6 +592,9 @@ impl Table<'_> {
     }
 
     fn prompt(&self) -> String {
+        if let Some(r) = &self.renju {
+            return renju_prompt(r);
+        }
         match &self.opening {
             Some(o) => self.opening_prompt(o),
             None if self.over() => "game over: undo, review, new or quit> ".to_string(),
@@ -456,6 +603,23 @@ impl Table<'_> {
     }
 
     fn undo(&mut self, out: &mut impl Write) -> Result<()> {
+        if let Some(r) = &mut self.renju {
+            // in the opening, only your own actions of the turn under way, one at a time
+            let mine = r.opening.actor();
+            let last = r.opening.actions().last().map(|&(seat, _)| seat);
+            if r.actor() == Player::Person && last == Some(mine) {
+                r.opening.undo(&mut self.game);
+                r.log.pop();
+                draw(&mut self.game, out)?;
+                self.explain_renju(out)?;
+            } else {
+                writeln!(
+                    out,
+                    "nothing of yours to undo in this turn of the opening (new starts again)"
+                )?;
+            }
+            return Ok(());
+        }
         if let Some(o) = &self.opening {
             // in the opening, only the stones of the stage under way, one at a time
             if o.placing() && self.game.board().stone_count() > o.stage_start() {
@@ -511,6 +675,14 @@ impl Table<'_> {
 
     /// A point typed by the person: a stone of the opening or a move of the game.
     fn point(&mut self, p: Pos, out: &mut impl Write) -> Result<()> {
+        if let Some(r) = &self.renju {
+            let Some(action) = r.point_action(p) else {
+                let step = r.opening.step().unwrap_or(renju::Step::Swap);
+                writeln!(out, "not a point now: {}", r.asks(step))?;
+                return Ok(());
+            };
+            return self.renju_act(action, true, out);
+        }
         if let Some(o) = self.opening.clone() {
             if !o.placing() {
                 writeln!(out, "choose first: {}", o.choices().join(", "))?;
@@ -568,9 +740,9 @@ impl Table<'_> {
         }
         let board = self.game.board();
         let name = |c: Color| {
-            if self.opening.is_none() && c == self.human {
+            if !self.in_opening() && c == self.human {
                 "person"
-            } else if self.opening.is_none() {
+            } else if !self.in_opening() {
                 "engine"
             } else {
                 "undecided"
@@ -594,10 +766,11 @@ impl Table<'_> {
                 (None, None) => String::new(),
             };
             format!(
-                "{} | black={} white={}{result}\n",
+                "{} | black={} white={}{result}{}\n",
                 gomoku_engine::record::line_of(&self.game),
                 name(Color::Black),
-                name(Color::White)
+                name(Color::White),
+                crate::renju_opening::record_keys(&self.game, self.renju_done.as_ref())
             )
         };
         match std::fs::write(path, text) {
@@ -620,7 +793,9 @@ impl Table<'_> {
             "quit" | "exit" | "q" => return Ok(Flow::Quit),
             "help" | "?" => writeln!(out, "{HELP}")?,
             "result" => {
-                if self.opening.is_some() {
+                if self.renju.is_some() {
+                    writeln!(out, "the renju opening is under way")?;
+                } else if self.opening.is_some() {
                     writeln!(out, "the swap2 opening is under way")?;
                 } else {
                     writeln!(out, "{}", outcome(&self.game, self.timed_out))?;
@@ -635,6 +810,7 @@ impl Table<'_> {
                 if let Some(o) = self.opening.clone() {
                     self.explain(&o, out)?;
                 }
+                self.explain_renju(out)?;
                 self.show_clock(out)?;
             }
             "undo" => self.undo(out)?,
@@ -644,6 +820,8 @@ impl Table<'_> {
             "hint" => {
                 if self.opening.is_some() {
                     writeln!(out, "no hints in the swap2 opening")?;
+                } else if self.renju.is_some() {
+                    writeln!(out, "no hints in the renju opening")?;
                 } else if self.over() {
                     writeln!(out, "the game is over")?;
                 } else {
@@ -651,6 +829,17 @@ impl Table<'_> {
                     writeln!(out, "hint: {} ({info})", format_pos(m, self.size()))?;
                 }
             }
+            _ if self.renju.is_some() => match parse_pos(cmd, self.size()) {
+                Ok(p) if p.is_point() => self.point(p, out)?,
+                _ => {
+                    let action = self.renju.as_ref().map(|r| r.word_action(cmd));
+                    match action {
+                        Some(Ok(a)) => self.renju_act(a, true, out)?,
+                        Some(Err(e)) => writeln!(out, "{e}")?,
+                        None => {}
+                    }
+                }
+            },
             _ if choice.is_some() && self.opening.is_some() => {
                 if let (Some(c), Some(o)) = (choice, self.opening.clone()) {
                     self.choose(&o, c, out)?;
@@ -670,6 +859,42 @@ impl Table<'_> {
             },
         }
         Ok(Flow::Go)
+    }
+}
+
+/// Whether the game opens with swap2 (`--swap2` or `--opening swap2`).
+fn swap2_asked(args: &Args) -> bool {
+    args.swap2 || args.opening == Some(OpeningKind::Swap2)
+}
+
+/// A renju opening under `rule` for a person who asked for `color`: the first player's with
+/// Black, the engine's with White.
+fn new_renju(rule: renju::OpeningRule, size: usize, color: Color) -> RenjuTable<Player> {
+    let first = first_player(color);
+    RenjuTable::new(rule, size, first, first.other())
+}
+
+/// The prompt of a renju opening: what the person is asked for, shortly.
+fn renju_prompt(r: &RenjuTable<Player>) -> String {
+    let rule = r.opening.rule().name();
+    match r.opening.step() {
+        Some(renju::Step::Stone { number, .. }) => format!("{rule}: stone {number}> "),
+        Some(renju::Step::Swap) => format!("{rule}: swap or keep> "),
+        Some(renju::Step::Declare { max }) => format!("{rule}: offers (1 to {max})> "),
+        Some(renju::Step::Fifth { .. }) => format!("{rule}: 5th stone or ten> "),
+        Some(renju::Step::Offer { made, count }) => {
+            format!("{rule}: offer {} of {count}> ", made + 1)
+        }
+        Some(renju::Step::Choose) => format!("{rule}: choose one of {}> ", r.offers_text()),
+        None => "> ".to_string(),
+    }
+}
+
+/// How the log of a terminal game names a player.
+fn you_or_engine(p: Player, _: Seat) -> String {
+    match p {
+        Player::Person => "you".to_string(),
+        Player::Engine => "the engine".to_string(),
     }
 }
 
@@ -707,10 +932,28 @@ pub fn run(args: &Args) -> Result<()> {
     {
         bail!("play reads your moves from standard input: give --board a file");
     }
-    if args.swap2 && (args.start.path.is_some() || !args.moves.is_empty()) {
+    if args.swap2 && args.opening.is_some_and(|o| o != OpeningKind::Swap2) {
+        bail!("--swap2 and --opening ask for two openings: give one");
+    }
+    let opening_rule = match args.opening {
+        Some(OpeningKind::Renju(rule)) => Some(rule),
+        _ => None,
+    };
+    let from_position = args.start.path.is_some() || !args.moves.is_empty();
+    if swap2_asked(args) && from_position {
         bail!("a swap2 opening starts from the empty board: no moves or --board with --swap2");
     }
-    let game = load_position(args.board, &args.start, &args.moves, false)?;
+    if let (Some(rule), true) = (opening_rule, from_position) {
+        bail!("a {rule} opening starts from the empty board: no moves or --board with it");
+    }
+    let mut board_args = args.board;
+    if board_args.rule.is_none() {
+        board_args.rule = args.opening.map(OpeningKind::default_rule);
+    }
+    let game = load_position(board_args, &args.start, &args.moves, false)?;
+    if let Some(rule) = opening_rule {
+        renju::Opening::check_start(rule, game.board()).map_err(anyhow::Error::msg)?;
+    }
     let clock = match (args.clock_ms, args.increment_ms) {
         (0, Some(_)) => bail!("--increment-ms needs a game clock (--clock-ms)"),
         (0, None) => None,
@@ -740,9 +983,14 @@ pub fn run(args: &Args) -> Result<()> {
             turn: Instant::now(),
         }),
         timed_out: None,
-        opening: args.swap2.then(|| new_opening(args.color)),
+        opening: swap2_asked(args).then(|| new_opening(args.color)),
+        renju: None,
+        renju_done: None,
         seed,
     };
+    if let Some(rule) = opening_rule {
+        table.renju = Some(new_renju(rule, table.size(), args.color));
+    }
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
@@ -758,7 +1006,12 @@ pub fn run(args: &Args) -> Result<()> {
         )
     });
     let size = table.size();
-    let who = if args.swap2 {
+    let who = if let Some(rule) = opening_rule {
+        match first_player(args.color) {
+            Player::Person => format!("a {rule} opening: you start it"),
+            Player::Engine => format!("a {rule} opening: the engine starts it"),
+        }
+    } else if swap2_asked(args) {
         match first_player(args.color) {
             Player::Person => "a swap2 opening: you put down the first three stones".to_string(),
             Player::Engine => {
@@ -780,10 +1033,15 @@ pub fn run(args: &Args) -> Result<()> {
     if let Some(o) = table.opening.clone() {
         table.explain(&o, &mut out)?;
     }
+    table.explain_renju(&mut out)?;
     table.show_clock(&mut out)?;
     let mut bytes = Vec::new();
     loop {
         if table.engine_to_act() {
+            if table.renju.is_some() {
+                table.engine_renju(&mut out)?;
+                continue;
+            }
             match table.opening.clone() {
                 Some(o) => table.engine_opening(&o, &mut out)?,
                 None => table.engine_move(&mut out)?,

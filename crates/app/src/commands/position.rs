@@ -1,5 +1,5 @@
-//! `gomoku position`: prints a position with its facts (board, side to move, result, renju
-//! forbidden points), as text or JSON.
+//! `gomoku position`: prints a position with its facts (board, side to move, result, the renju
+//! opening its first three moves form, renju forbidden points), as text or JSON.
 
 use anyhow::Result;
 use gomoku_engine::notation::format_pos;
@@ -46,6 +46,8 @@ pub struct PositionJson {
     pub forbidden: Vec<ForbiddenJson>,
     /// The position as a line of the datasets' common format (`15 renju h8 i9`).
     pub line: String,
+    /// The renju opening the first three moves form (`null` when they form none).
+    pub opening: Option<crate::renju_opening::OpeningName>,
 }
 
 /// One forbidden point.
@@ -90,6 +92,7 @@ pub fn run(args: &Args) -> Result<()> {
     let board = game.board();
     let size = board.size();
     let line = gomoku_engine::record::line_of(&game);
+    let opening = gomoku_engine::renju::of_game(&game);
     if args.json {
         let out = PositionJson {
             size,
@@ -106,6 +109,7 @@ pub fn run(args: &Args) -> Result<()> {
                 })
                 .collect(),
             line,
+            opening: opening.map(crate::renju_opening::OpeningName::of),
         };
         println!("{}", serde_json::to_string(&out)?);
         return Ok(());
@@ -146,6 +150,9 @@ pub fn run(args: &Args) -> Result<()> {
         }
     );
     println!("result: {}", crate::args::result_text(&game));
+    if let Some(o) = opening {
+        println!("opening: {o}");
+    }
     println!("line: {line}");
     if board.rule() == Rule::Renju {
         if forbidden.is_empty() {

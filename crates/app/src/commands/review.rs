@@ -48,6 +48,8 @@ pub struct Args {
 struct ReviewJson {
     rule: &'static str,
     size: usize,
+    /// The renju opening of the first three moves, if they form one.
+    opening: Option<crate::renju_opening::OpeningName>,
     moves: Vec<MoveJson>,
     black: CountsJson,
     white: CountsJson,
@@ -149,6 +151,7 @@ pub fn run(args: &Args) -> Result<()> {
         let out = ReviewJson {
             rule: rule.name(),
             size,
+            opening: crate::renju_opening::OpeningName::of_game(&game),
             moves: review.moves.iter().map(|m| move_json(m, size)).collect(),
             black: counts(&review, Color::Black),
             white: counts(&review, Color::White),
@@ -161,6 +164,9 @@ pub fn run(args: &Args) -> Result<()> {
         "game: {rule} {size}x{size} {}",
         format_moves(board.moves(), size)
     );
+    if let Some(o) = gomoku_engine::renju::of_game(&game) {
+        println!("opening: {o}");
+    }
     if game.result().is_some() {
         println!("result: {}", crate::args::result_text(&game));
     }

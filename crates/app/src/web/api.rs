@@ -3,8 +3,8 @@
 
 use super::error::ApiError;
 use super::games::{
-    lock, AnalyzeRequest, GameView, MoveRequest, NewGame, ResignRequest, ReviewRequest, Settings,
-    Slot, SolveRequest, Swap2Request,
+    lock, AnalyzeRequest, GameView, MoveRequest, NewGame, RenjuRequest, ResignRequest,
+    ReviewRequest, Settings, Slot, SolveRequest, Swap2Request,
 };
 use super::AppState;
 use axum::body::Bytes;
@@ -185,6 +185,16 @@ pub(super) async fn swap2(
     state.games.get(&id)?;
     let req: Swap2Request = parse_body(body, None)?;
     act(&state, &id, |s| s.swap2_choice(&req))
+}
+
+pub(super) async fn renju(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> ApiResult<Json<GameView>> {
+    state.games.get(&id)?;
+    let req: RenjuRequest = parse_body(body, None)?;
+    act(&state, &id, |s| s.renju_action(&req))
 }
 
 pub(super) async fn settings(

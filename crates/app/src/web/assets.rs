@@ -6,6 +6,7 @@ use axum::response::IntoResponse;
 const INDEX_HTML: &str = include_str!("../../web/index.html");
 const APP_JS: &str = include_str!("../../web/app.js");
 const I18N_JS: &str = include_str!("../../web/i18n.js");
+const RENJU_JS: &str = include_str!("../../web/renju.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 const FAVICON_SVG: &str = include_str!("../../web/favicon.svg");
 
@@ -30,6 +31,10 @@ pub(super) async fn app_js() -> impl IntoResponse {
 
 pub(super) async fn i18n_js() -> impl IntoResponse {
     asset("text/javascript; charset=utf-8", I18N_JS)
+}
+
+pub(super) async fn renju_js() -> impl IntoResponse {
+    asset("text/javascript; charset=utf-8", RENJU_JS)
 }
 
 pub(super) async fn style_css() -> impl IntoResponse {

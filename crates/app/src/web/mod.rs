@@ -6,7 +6,7 @@
 //!
 //! | request | does |
 //! |---|---|
-//! | `POST /api/games` | new game: `rule`, `size`, `black`/`white` (`person`/`engine`), `level`, `time_ms`, `position`, `psq` or `sgf`, `opening` (`free` or `swap2`), `clock_ms` and `increment_ms` (a game clock) |
+//! | `POST /api/games` | new game: `rule`, `size`, `black`/`white` (`person`/`engine`), `level`, `time_ms`, `position`, `psq` or `sgf`, `opening` (`free`, `swap2`, `soosorv8` or `taraguchi10`), `clock_ms` and `increment_ms` (a game clock) |
 //! | `GET /api/games/{id}` | the state |
 //! | `DELETE /api/games/{id}` | ends the game |
 //! | `POST /api/games/{id}/move` | `{"move": "h8"}` (or `"7,7"`), optional `"color"` |
@@ -14,6 +14,7 @@
 //! | `POST /api/games/{id}/hint` | the engine suggests a move for the side to move |
 //! | `POST /api/games/{id}/go`, `/stop` | the engine plays the side to move / moves now |
 //! | `POST /api/games/{id}/swap2` | `{"choice": "black" \| "white" \| "more"}`: the person's choice in a swap2 opening |
+//! | `POST /api/games/{id}/renju` | `{"action": "swap" \| "keep"}` or `{"action": "declare", "count": 3}`: the person's step in a renju opening rule that is not a point (points go to `/move`: a stone, an offer, or the offer chosen) |
 //! | `POST /api/games/{id}/analyze` | `{"on": true}` (the default) or `false`: analysis mode, every candidate's exact value whenever the engine is idle |
 //! | `POST /api/games/{id}/resign`, `/swap` | resign (optional `color`) / exchange sides |
 //! | `POST /api/games/{id}/settings` | `level`, `time_ms` |
@@ -77,6 +78,7 @@ pub fn app(state: AppState) -> Router {
         .route("/index.html", get(assets::index))
         .route("/app.js", get(assets::app_js))
         .route("/i18n.js", get(assets::i18n_js))
+        .route("/renju.js", get(assets::renju_js))
         .route("/style.css", get(assets::style_css))
         .route("/favicon.svg", get(assets::favicon))
         .route("/favicon.ico", get(assets::favicon))
@@ -92,6 +94,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/swap", post(api::swap))
         .route("/api/games/{id}/analyze", post(api::analyze))
         .route("/api/games/{id}/swap2", post(api::swap2))
+        .route("/api/games/{id}/renju", post(api::renju))
         .route("/api/games/{id}/review", post(api::review))
         .route("/api/games/{id}/solve", post(api::solve))
         .route("/api/games/{id}/settings", post(api::settings))

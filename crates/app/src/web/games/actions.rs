@@ -62,6 +62,9 @@ impl Slot {
                 ));
             }
         }
+        if self.renju_active() {
+            return self.renju_point(&req.point);
+        }
         match &self.opening {
             Some(o) if o.actor() == Player::Engine => {
                 return Err(ApiError::conflict(
@@ -142,6 +145,9 @@ impl Slot {
     pub fn undo(&mut self) -> Result<(), ApiError> {
         self.touch();
         let ply = self.game.board().ply();
+        if self.renju_active() {
+            return self.renju_undo();
+        }
         if let Some(o) = &self.opening {
             // only the stones the person is putting down in this stage
             if o.actor() == Player::Person && o.placing() && ply > o.stage_start() {
@@ -171,6 +177,8 @@ impl Slot {
             if ply <= self.opening_plies {
                 let what = if self.game.start_ply() > 0 {
                     "the set-up position's stones cannot be taken back"
+                } else if self.renju.is_some() {
+                    "the renju opening cannot be taken back"
                 } else {
                     "the swap2 opening cannot be taken back"
                 };

@@ -1,5 +1,6 @@
 //! The game as text: a position string, a line of the datasets' common format, a diagram, a
-//! Piskvork `.psq` record (the position on the board), and an SGF record (the whole tree).
+//! Piskvork `.psq` record (the position on the board), and an SGF record (the whole tree,
+//! named by its renju opening when it has one).
 
 use super::tree::ROOT;
 use super::{Player, Slot};
@@ -17,10 +18,18 @@ impl Slot {
     }
 
     /// The game as a line of the datasets' common format: size, rule and moves (a set-up
-    /// position's passes included, so that it reads back as one).
+    /// position's passes included, so that it reads back as one), and the renju opening's
+    /// keys (`renju_opening=`, `opening_rule=`, `offers=`) when it has one.
     #[must_use]
     pub fn record(&self) -> String {
-        gomoku_engine::record::line_of(&self.game)
+        let line = gomoku_engine::record::line_of(&self.game);
+        let rule = self.renju.as_ref().map(|r| &r.opening);
+        let keys = crate::renju_opening::record_keys(&self.game, rule);
+        if keys.is_empty() {
+            line
+        } else {
+            format!("{line} |{keys}")
+        }
     }
 
     /// The board as a diagram (as `gomoku position` draws it), with the side to move.
@@ -95,6 +104,7 @@ impl Slot {
             black,
             white,
             to_move: (start > 0).then_some(to_move),
+            opening: self.main_line_opening(),
             moves: Vec::new(),
             first: Vec::new(),
         };
@@ -132,5 +142,22 @@ impl Slot {
             }
         }
         sgf::write(&rec, concat!("gomoku:", env!("CARGO_PKG_VERSION")))
+    }
+
+    /// The renju opening the main line's first three moves form (`Kagetsu 花月 (4D)`), if
+    /// any: the record's name for the game, whichever line the board shows.
+    fn main_line_opening(&self) -> Option<String> {
+        let board = self.game.board();
+        if self.game.start_ply() > 0 || board.rule() != gomoku_engine::Rule::Renju {
+            return None;
+        }
+        let mut first = Vec::new();
+        let mut at = ROOT;
+        while first.len() < 3 {
+            let next = *self.tree.get(at)?.children.first()?;
+            first.push(self.tree.get(next)?.rec.pos);
+            at = next;
+        }
+        gomoku_engine::renju::of_moves(board, &first).map(ToString::to_string)
     }
 }

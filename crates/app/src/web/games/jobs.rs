@@ -198,6 +198,19 @@ impl Slot {
     /// Starts the engine if it is to move in a game still going (or to act in the opening),
     /// otherwise the analysis if it is on.
     pub(super) fn maybe_start_engine(&mut self) {
+        if self.renju_active() {
+            if self.job.is_none()
+                && self
+                    .renju
+                    .as_ref()
+                    .is_some_and(|r| r.actor() == Player::Engine)
+            {
+                if let Err(e) = self.start_renju_job() {
+                    self.error = Some(e.message);
+                }
+            }
+            return;
+        }
         if let Some(o) = &self.opening {
             if self.job.is_none() && o.actor() == Player::Engine {
                 if let Err(e) = self.start_swap2_job() {
@@ -226,6 +239,7 @@ impl Slot {
         if self.analyze
             && self.job.is_none()
             && self.opening.is_none()
+            && !self.renju_active()
             && self.analysis.is_none()
             && !self.is_over()
             && !self.game.board().is_full()
@@ -378,8 +392,9 @@ impl Slot {
                 match current.purpose {
                     Purpose::Hint => self.hint = Some(info),
                     Purpose::Analysis => self.analysis = Some(info),
-                    // swap2 decisions and reviews end in `finish_swap2` and `finish_review`
-                    Purpose::Swap2 | Purpose::Review | Purpose::Solve => {}
+                    // openings and reviews end in `finish_swap2`, `finish_renju` and
+                    // `finish_review`
+                    Purpose::Swap2 | Purpose::Opening | Purpose::Review | Purpose::Solve => {}
                     Purpose::Move => {
                         let running = self.clock_running();
                         let used = self.turn_ms();

@@ -11,8 +11,8 @@
 //! - `actions`: the person's actions (a move, undo, redo, hint, resign, ...);
 //! - `jobs`: the engine's searches on threads of their own, and their results;
 //! - `info`: what the engine reports about a search ([`EngineInfo`]);
-//! - `analysis`, `review`, `solve`, `swap2`: the analysis mode, the review of a game,
-//!   the search for a forced win, and the swap2 opening;
+//! - `analysis`, `review`, `solve`, `swap2`, `renju`: the analysis mode, the review of a
+//!   game, the search for a forced win, the swap2 opening and the renju opening rules;
 //! - `timing`: the game clock;
 //! - `tree`: the tree of moves (every line tried, the main line first);
 //! - `variations`: moving about the tree, promoting and deleting lines;
@@ -26,6 +26,7 @@ mod info;
 mod jobs;
 #[cfg(test)]
 mod props;
+mod renju;
 mod review;
 mod solve;
 mod store;
@@ -39,6 +40,7 @@ pub use actions::{MoveRequest, ResignRequest, Settings};
 pub use analysis::{AnalyzeRequest, ANALYSIS_MS};
 pub use info::{Candidate, EngineInfo, CANDIDATES, NPS_MIN_MS, WIN_SCALE};
 pub use jobs::EnginePool;
+pub use renju::RenjuRequest;
 pub use review::{ReviewRequest, REVIEW_MS};
 pub use solve::{SolutionView, SolveRequest, SOLVE_MAX_MS, SOLVE_MS};
 pub use store::{Games, NewGame, OpeningRule, ServerConfig, SetUp};
@@ -140,6 +142,8 @@ pub enum Purpose {
     Analysis,
     /// The engine's stones or choice in a swap2 opening.
     Swap2,
+    /// The engine's steps in a renju opening rule.
+    Opening,
     /// A review of every move of the game.
     Review,
     /// A proof of a forced win (VCF, VCT) for the side to move.
@@ -153,6 +157,7 @@ impl Purpose {
             Purpose::Hint => "hint",
             Purpose::Analysis => "analysis",
             Purpose::Swap2 => "swap2",
+            Purpose::Opening => "opening",
             Purpose::Review => "review",
             Purpose::Solve => "solve",
         }
@@ -241,6 +246,8 @@ pub struct Slot {
     opening_plies: usize,
     /// What happened in the swap2 opening (points in `h8` style).
     swap2_log: Vec<String>,
+    /// The renju opening rule (Soosõrv-8, Taraguchi-10): under way, or over with its log.
+    renju: Option<crate::renju_opening::RenjuTable<Player>>,
     /// The last review of the game, running or done.
     review: Option<ReviewState>,
     /// The last solve, with the position it was for.
@@ -334,6 +341,15 @@ impl Slot {
 
     /// Refuses what a swap2 opening does not allow (`what`: the action, for the message).
     fn refuse_in_opening(&self, what: &str) -> Result<(), ApiError> {
+        if let Some(r) = self.renju.as_ref().filter(|r| !r.opening.is_over()) {
+            return Err(ApiError::conflict(
+                "opening",
+                format!(
+                    "{what} waits until the {} opening is over",
+                    r.opening.rule()
+                ),
+            ));
+        }
         if self.opening.is_some() {
             Err(ApiError::conflict(
                 "opening",

@@ -12,10 +12,12 @@ use super::{check_time, lock, parse_color, read_point, Level, MoveRecord, Player
 use crate::clock::Clock;
 use crate::opening::Opening;
 use crate::psq;
+use crate::renju_opening::RenjuTable;
 use crate::sgf::{self, SgfRecord};
 use crate::web::error::ApiError;
 use gomoku_engine::notation::{self, check_size, format_pos};
 use gomoku_engine::record::Record;
+use gomoku_engine::renju;
 use gomoku_engine::{Color, EngineConfig, Game, Pos, Rule};
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -57,7 +59,7 @@ impl Default for ServerConfig {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct NewGame {
-    /// Rule name (default freestyle).
+    /// Rule name (default freestyle; renju under a renju opening rule).
     pub rule: Option<String>,
     /// Board size (default 15, or the size of the `.psq` record).
     pub size: Option<usize>,
@@ -73,8 +75,10 @@ pub struct NewGame {
     pub position: Option<String>,
     /// Start from this Piskvork `.psq` record.
     pub psq: Option<String>,
-    /// `free` (the default) or `swap2` (one person and one engine, from an empty board; the
-    /// player given as Black puts down the first three stones).
+    /// `free` (the default), `swap2` (one person and one engine, from an empty board; the
+    /// player given as Black puts down the first three stones), or a renju opening rule,
+    /// `soosorv8` or `taraguchi10` (any players, from an empty board; the player given as
+    /// Black starts it).
     pub opening: Option<OpeningRule>,
     /// A game clock: milliseconds per side (absent or 0: none). The side whose time runs out
     /// loses; the engine shares its time out over the game, each move at most `time_ms`.
@@ -117,6 +121,12 @@ pub enum OpeningRule {
     Free,
     /// Swap2: three stones, a choice, perhaps two more stones and a second choice.
     Swap2,
+    /// Soosõrv-8: one of the 26 openings, a swap, the 4th stone and 1 to 8 offers, a swap,
+    /// the offers, White's choice.
+    Soosorv8,
+    /// Taraguchi-10: a stone at a time in growing central squares, each followed by a swap,
+    /// then one 5th stone or ten offers.
+    Taraguchi10,
 }
 
 /// The game of a set-up position; errors are 400 `bad_position`.
@@ -286,6 +296,7 @@ impl Games {
                 opening_plies: start_ply,
                 opening: start.opening,
                 swap2_log: Vec::new(),
+                renju: start.renju,
                 review: None,
                 solution: None,
                 error: None,
@@ -341,6 +352,7 @@ struct Start {
     time_ms: u64,
     clock: Option<Clock>,
     opening: Option<Opening<Player>>,
+    renju: Option<RenjuTable<Player>>,
 }
 
 /// A 400 `bad_settings` error.
@@ -361,6 +373,14 @@ impl Start {
             Some(r) => r
                 .parse()
                 .map_err(|e: gomoku_engine::NotationError| bad(e.to_string()))?,
+            // the renju opening rules are renju's
+            None if matches!(
+                req.opening,
+                Some(OpeningRule::Soosorv8 | OpeningRule::Taraguchi10)
+            ) =>
+            {
+                Rule::Renju
+            }
             None => Rule::Freestyle,
         };
         let time_ms = check_time(req.time_ms.unwrap_or(1000))?;
@@ -376,8 +396,28 @@ impl Start {
             req.black.unwrap_or(Player::Person),
             req.white.unwrap_or(Player::Engine),
         ];
+        let renju = match req.opening.unwrap_or_default() {
+            OpeningRule::Soosorv8 => Some(renju::OpeningRule::Soosorv8),
+            OpeningRule::Taraguchi10 => Some(renju::OpeningRule::Taraguchi10),
+            OpeningRule::Free | OpeningRule::Swap2 => None,
+        };
+        let renju = match renju {
+            Some(rule) => {
+                if game.board().ply() > 0 {
+                    return Err(bad(format!("a {rule} opening starts from an empty board")));
+                }
+                renju::Opening::check_start(rule, game.board()).map_err(|e| bad(e.to_string()))?;
+                Some(RenjuTable::new(
+                    rule,
+                    game.board().size(),
+                    players[0],
+                    players[1],
+                ))
+            }
+            None => None,
+        };
         let opening = match req.opening.unwrap_or_default() {
-            OpeningRule::Free => None,
+            OpeningRule::Free | OpeningRule::Soosorv8 | OpeningRule::Taraguchi10 => None,
             OpeningRule::Swap2 => {
                 if players[0] == players[1] {
                     return Err(bad("a swap2 opening needs one person and one engine".into()));
@@ -396,6 +436,7 @@ impl Start {
             time_ms,
             clock,
             opening,
+            renju,
         })
     }
 

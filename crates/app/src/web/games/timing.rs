@@ -37,7 +37,7 @@ impl Slot {
     /// The side whose clock runs: the side to move, in a game with a clock that goes on
     /// (not in a swap2 opening).
     pub(super) fn clock_running(&self) -> Option<Color> {
-        (self.clock.is_some() && !self.is_over() && self.opening.is_none())
+        (self.clock.is_some() && !self.is_over() && self.opening.is_none() && !self.renju_active())
             .then(|| self.game.board().to_move())
     }
 

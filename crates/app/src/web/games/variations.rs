@@ -112,14 +112,20 @@ impl Slot {
         }
     }
 
-    /// Refuses what would go back into a swap2 opening or behind its stones.
+    /// Refuses what would go back into an opening (swap2, a renju rule) or behind its stones.
     fn refuse_before_start(&self, node: NodeId, what: &str) -> Result<(), ApiError> {
         self.refuse_in_opening(what)?;
         let ply = self.tree.get(node).map_or(0, |n| n.ply);
         if ply < self.opening_plies {
+            let opening = match &self.renju {
+                Some(r) => r.opening.rule().title(),
+                None => "swap2",
+            };
             return Err(ApiError::conflict(
                 "before_start",
-                "the swap2 opening's stones are the start of the game: no going back before them",
+                format!(
+                    "the {opening} opening's stones are the start of the game: no going back before them"
+                ),
             ));
         }
         Ok(())
@@ -131,7 +137,7 @@ impl Slot {
     /// move or for a person's move.
     ///
     /// # Errors
-    /// 400 for a node not in the tree; 409 in a swap2 opening or before its stones.
+    /// 400 for a node not in the tree; 409 in an opening or before its stones.
     pub fn goto(&mut self, req: &GotoRequest) -> Result<(), ApiError> {
         self.touch();
         self.check_node(req.node)?;
@@ -152,7 +158,7 @@ impl Slot {
     ///
     /// # Errors
     /// 400 for a node not in the tree or the start position (which has no line to change);
-    /// 409 in a swap2 opening or before its stones.
+    /// 409 in an opening or before its stones.
     pub fn branch(&mut self, req: &BranchRequest) -> Result<(), ApiError> {
         self.touch();
         self.check_node(req.node)?;

@@ -50,6 +50,10 @@ pub struct GameView {
     pub(super) opening: Option<OpeningView>,
     /// What happened in the swap2 opening: the engine's reasons, the choices made.
     pub(super) swap2_log: Vec<String>,
+    /// The renju opening rule (Soosõrv-8, Taraguchi-10), while it lasts and after.
+    pub(super) renju: Option<super::renju::RenjuView>,
+    /// The renju opening the first three moves form (`null` when they form none).
+    pub(super) opening_name: Option<crate::renju_opening::OpeningName>,
     /// The plies of a set-up start position (0 without one): `moves` up to this number are
     /// its stones (and passes), not moves of the game; they cannot be undone.
     pub(super) setup_plies: usize,
@@ -318,6 +322,8 @@ impl Slot {
                 },
             }),
             swap2_log: self.swap2_log.clone(),
+            renju: self.renju_view(),
+            opening_name: self.opening_name(),
             setup_plies: self.game.start_ply(),
             review: self.review_view(&line_moves),
             solution: self

@@ -1,0 +1,429 @@
+//! The renju opening rules (Soosõrv-8, Taraguchi-10) of a game in play: the engine's turns on
+//! a thread of their own, the person's clicks and choices, undo within a turn, and the state
+//! the page shows (the step, who acts, the offers, the log). The rules are the engine's
+//! ([`gomoku_engine::renju`]); [`crate::renju_opening`] names the players and keeps the log.
+
+use super::{MoveRecord, Player, Purpose, Slot};
+use crate::renju_opening::{OpeningName, RenjuTable};
+use crate::web::error::ApiError;
+use gomoku_engine::notation::format_pos;
+use gomoku_engine::renju::{self, Action, Area, OpeningError, Seat, Step};
+use gomoku_engine::{Color, Limits};
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// The body of `POST /api/games/{id}/renju`: a person's action that is not a point.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenjuRequest {
+    /// `swap`, `keep`, or `declare` (with `count`: Soosõrv-8's number of offers, or
+    /// Taraguchi-10's ten offers instead of one 5th stone).
+    pub action: String,
+    /// The number of offers declared.
+    #[serde(default)]
+    pub count: Option<usize>,
+}
+
+/// The least depth of the engine's decisions in the opening, whatever its level (as swap2's).
+const MIN_DEPTH: i32 = 6;
+
+/// The opening as the page sees it.
+#[derive(Debug, Serialize)]
+pub(super) struct RenjuView {
+    /// `soosorv8` or `taraguchi10`.
+    rule: &'static str,
+    /// `Soosõrv-8` or `Taraguchi-10`.
+    title: &'static str,
+    /// Whether it is over (the log stays).
+    over: bool,
+    /// The step under way (`null` once over).
+    step: Option<StepView>,
+    /// Who acts: `person` or `engine`.
+    actor: Player,
+    /// The seat that acts: `first` or `second` (two people share a board).
+    actor_seat: &'static str,
+    /// The colour the actor holds.
+    actor_color: &'static str,
+    /// Who started the opening (tentatively Black), and the other player.
+    first: Player,
+    /// See `first`.
+    second: Player,
+    /// The seat holding Black now.
+    black_seat: &'static str,
+    /// Whether a click on the board is the actor's step (a stone, an offer, a choice).
+    wants_point: bool,
+    /// The fifth moves offered so far.
+    offers: Vec<String>,
+    /// Soosõrv-8: the number of offers White declared.
+    declared: Option<usize>,
+    /// What the step asks for, in words (English; the page has its own texts).
+    asks: String,
+    /// What happened so far, with the engine's reasons.
+    log: Vec<String>,
+}
+
+/// A step as JSON: `kind` (`stone`, `swap`, `declare`, `fifth`, `offer`, `choose`) and the
+/// numbers that go with it.
+#[derive(Debug, Serialize)]
+struct StepView {
+    kind: &'static str,
+    /// The stone's number (`stone`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    number: Option<usize>,
+    /// The side of the central square where the stone goes (1 the centre, 0 anywhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    area: Option<u8>,
+    /// The most offers (`declare`), or the offers of the other choice (`fifth`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max: Option<usize>,
+    /// Offers made and due (`offer`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    made: Option<usize>,
+    /// See `made`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    count: Option<usize>,
+}
+
+fn area_side(a: Area) -> u8 {
+    match a {
+        Area::Centre => 1,
+        Area::Square(n) => n,
+        Area::Anywhere => 0,
+    }
+}
+
+impl StepView {
+    fn of(step: Step) -> StepView {
+        let mut v = StepView {
+            kind: "",
+            number: None,
+            area: None,
+            max: None,
+            made: None,
+            count: None,
+        };
+        match step {
+            Step::Stone { number, area } => {
+                v.kind = "stone";
+                v.number = Some(number);
+                v.area = Some(area_side(area));
+            }
+            Step::Swap => v.kind = "swap",
+            Step::Declare { max } => {
+                v.kind = "declare";
+                v.max = Some(max);
+            }
+            Step::Fifth { area, offers } => {
+                v.kind = "fifth";
+                v.area = Some(area_side(area));
+                v.max = Some(offers);
+            }
+            Step::Offer { made, count } => {
+                v.kind = "offer";
+                v.made = Some(made);
+                v.count = Some(count);
+            }
+            Step::Choose => v.kind = "choose",
+        }
+        v
+    }
+}
+
+/// The error code of a refused step.
+fn code(e: &OpeningError) -> &'static str {
+    match e {
+        OpeningError::OutsideArea { .. } => "outside_area",
+        OpeningError::Forbidden { .. } => "forbidden",
+        OpeningError::Occupied { .. } => "occupied",
+        OpeningError::BadCount { .. } => "bad_count",
+        OpeningError::Symmetrical { .. } | OpeningError::AlreadyOffered { .. } => "bad_offer",
+        OpeningError::NotOffered { .. } => "not_offered",
+        _ => "bad_step",
+    }
+}
+
+impl Slot {
+    /// Whether a renju opening is under way.
+    pub(super) fn renju_active(&self) -> bool {
+        self.renju.as_ref().is_some_and(|r| !r.opening.is_over())
+    }
+
+    /// How the log names the players of this game.
+    fn renju_namer(&self) -> impl Fn(Player, Seat) -> String {
+        let people = self
+            .players
+            .iter()
+            .filter(|&&p| p == Player::Person)
+            .count();
+        move |p: Player, seat: Seat| match (people, p) {
+            (1, Player::Person) => "you".to_string(),
+            (1, Player::Engine) => "the engine".to_string(),
+            (_, Player::Person) => format!("the {} player", seat.name()),
+            (_, Player::Engine) => format!("the engine ({})", seat.name()),
+        }
+    }
+
+    /// Starts the engine's turn in the opening on a thread of its own: its actions, decided by
+    /// search in up to three times the time per move (the choice is worth more than a move).
+    pub(super) fn start_renju_job(&mut self) -> Result<(), ApiError> {
+        let Some(table) = &self.renju else {
+            return Ok(());
+        };
+        let opening = table.opening.clone();
+        let board = self.game.board().clone();
+        let pool = self.pool.clone();
+        let serial = self.serial;
+        let limits = Limits {
+            depth: self.level.depth().map(|d| d.max(MIN_DEPTH)),
+            nodes: self.node_limit,
+            ..Limits::default()
+        };
+        let time_ms = self
+            .node_limit
+            .is_none()
+            .then(|| self.time_ms.saturating_mul(3));
+        self.spawn_job(
+            Purpose::Opening,
+            move |id, stop| {
+                let seed = serial.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id;
+                let mut engine = pool.take(serial);
+                let mut notes = Vec::new();
+                let mut note = |line: String| notes.push(line);
+                let mut cx = renju::Context {
+                    searcher: &mut engine,
+                    limits,
+                    time_ms,
+                    stop,
+                    seed,
+                    note: &mut note,
+                };
+                let actions = renju::decide(&mut cx, &opening, &board);
+                pool.put(engine, serial);
+                (actions, notes)
+            },
+            Slot::finish_renju,
+        )
+    }
+
+    /// Takes the engine's actions of job `job` (what does not fit the rule is replaced by the
+    /// rule's plain choice, so that the opening goes on).
+    fn finish_renju(&mut self, job: u64, result: Option<(Vec<Action>, Vec<String>)>) {
+        if self.job.take_if(|j| j.id == job).is_none() {
+            return;
+        }
+        let (actions, notes) = result.unwrap_or_else(|| {
+            (
+                Vec::new(),
+                vec!["the engine's decision failed; the rule's plain choice".to_string()],
+            )
+        });
+        if let Some(r) = &mut self.renju {
+            r.log.extend(notes.into_iter().map(|n| format!("  ({n})")));
+        }
+        for a in actions {
+            if !self.renju_active()
+                || self.renju.as_ref().map(RenjuTable::actor) != Some(Player::Engine)
+            {
+                break;
+            }
+            if let Err(e) = self.renju_apply(a) {
+                self.error = Some(format!("the engine's step was refused: {}", e.message));
+                break;
+            }
+        }
+        if self.renju_active() && self.renju.as_ref().map(RenjuTable::actor) == Some(Player::Engine)
+        {
+            let fallback = self
+                .renju
+                .as_ref()
+                .map(|r| renju::fallback(&r.opening, self.game.board()));
+            if let Some(a) = fallback {
+                let _ = self.renju_apply(a);
+            }
+        }
+        self.after_renju_step();
+        self.changed();
+    }
+
+    /// Applies `action` of the player to act: its stone goes on the board, the log grows.
+    fn renju_apply(&mut self, action: Action) -> Result<(), ApiError> {
+        let name = self.renju_namer();
+        let Some(r) = &mut self.renju else {
+            return Err(ApiError::conflict(
+                "no_opening",
+                "no renju opening under way",
+            ));
+        };
+        let before = self.game.board().ply();
+        r.apply(&mut self.game, action, &name)
+            .map_err(|e| ApiError::conflict(code(&e), e.to_string()))?;
+        for &p in &self.game.board().moves()[before..] {
+            self.tree.push(MoveRecord {
+                pos: p,
+                ms: 0,
+                engine: None,
+            });
+        }
+        Ok(())
+    }
+
+    /// After a step: the end of the opening settles the colours (one person against the
+    /// engine: whoever holds Black plays it), then the engine acts if it is its turn.
+    fn after_renju_step(&mut self) {
+        if let Some(r) = self.renju.as_ref().filter(|r| r.opening.is_over()) {
+            let (black, white) = (r.holder(Color::Black), r.holder(Color::White));
+            if self.opening_plies < self.game.board().ply() {
+                self.players = [black, white];
+                self.opening_plies = self.game.board().ply();
+                self.turn_started = Instant::now();
+            }
+        }
+        self.hold = false;
+        self.maybe_start_engine();
+    }
+
+    /// The person's point in the opening: a stone, an offer or the offer chosen, as the step
+    /// says.
+    pub(super) fn renju_point(&mut self, point: &str) -> Result<(), ApiError> {
+        let size = self.size();
+        let Some(r) = &self.renju else {
+            return Err(ApiError::conflict(
+                "no_opening",
+                "no renju opening under way",
+            ));
+        };
+        if r.actor() == Player::Engine {
+            return Err(ApiError::conflict(
+                "not_your_turn",
+                format!("the engine is deciding in the {} opening", r.opening.rule()),
+            ));
+        }
+        let p = super::read_point(point, size)
+            .map_err(|e| ApiError::bad_request("bad_move", e.to_string()))?;
+        let Some(action) = r.point_action(p) else {
+            let step = r.opening.step().unwrap_or(Step::Swap);
+            return Err(ApiError::conflict(
+                "choose_first",
+                format!("{}: choose first: {}", r.opening.rule(), r.asks(step)),
+            ));
+        };
+        self.renju_step(action)
+    }
+
+    /// A person's step: applied, then the engine acts if it is its turn.
+    fn renju_step(&mut self, action: Action) -> Result<(), ApiError> {
+        self.renju_apply(action)?;
+        self.hint = None;
+        self.analysis = None;
+        self.error = None;
+        self.after_renju_step();
+        self.changed();
+        Ok(())
+    }
+
+    /// The person's action that is not a point: swap, keep, or a number of offers.
+    ///
+    /// # Errors
+    /// 409 when there is no renju opening under way, it is the engine's turn, or the action
+    /// does not fit the step (with the rule's reason); 400 for an unknown action.
+    pub fn renju_action(&mut self, req: &RenjuRequest) -> Result<(), ApiError> {
+        self.touch();
+        let Some(r) = self.renju.as_ref().filter(|r| !r.opening.is_over()) else {
+            return Err(ApiError::conflict(
+                "no_opening",
+                "this game has no renju opening under way",
+            ));
+        };
+        if r.actor() == Player::Engine {
+            return Err(ApiError::conflict(
+                "not_your_turn",
+                format!("the engine is deciding in the {} opening", r.opening.rule()),
+            ));
+        }
+        let action = match (req.action.as_str(), req.count) {
+            ("swap", None) => Action::Swap,
+            ("keep", None) => Action::Keep,
+            ("declare", Some(n)) => Action::Declare(n),
+            _ => {
+                return Err(ApiError::bad_request(
+                    "bad_action",
+                    format!(
+                        "'{}': the actions are swap, keep and declare (with a count)",
+                        req.action
+                    ),
+                ))
+            }
+        };
+        self.renju_step(action)
+    }
+
+    /// Takes back the person's last step of the opening (not the engine's).
+    pub(super) fn renju_undo(&mut self) -> Result<(), ApiError> {
+        let people = self
+            .players
+            .iter()
+            .filter(|&&p| p == Player::Person)
+            .count();
+        let Some(r) = &mut self.renju else {
+            return Err(ApiError::conflict(
+                "no_opening",
+                "no renju opening under way",
+            ));
+        };
+        let last = r.opening.actions().last().map(|&(seat, _)| r.player(seat));
+        let mine = r.actor() == Player::Person && last == Some(Player::Person);
+        if !(mine || people == 2 && last.is_some()) {
+            return Err(ApiError::conflict(
+                "nothing_to_undo",
+                "the engine's steps in the opening cannot be taken back",
+            ));
+        }
+        let before = self.game.board().ply();
+        if let Some((_, a)) = r.opening.undo(&mut self.game) {
+            r.log.push(format!(
+                "{}: took back: {}",
+                r.opening.rule().name(),
+                a.describe(self.game.board().size())
+            ));
+        }
+        // the opening keeps no lines: the stones taken back are gone from the tree
+        for _ in self.game.board().ply()..before {
+            let gone = self.tree.current();
+            self.tree.up();
+            self.tree.remove(gone);
+        }
+        self.error = None;
+        self.changed();
+        Ok(())
+    }
+
+    /// The opening as the page sees it.
+    pub(super) fn renju_view(&self) -> Option<RenjuView> {
+        let r = self.renju.as_ref()?;
+        let o = &r.opening;
+        let size = self.size();
+        let seat = o.actor();
+        Some(RenjuView {
+            rule: o.rule().name(),
+            title: o.rule().title(),
+            over: o.is_over(),
+            step: o.step().map(StepView::of),
+            actor: r.actor(),
+            actor_seat: seat.name(),
+            actor_color: o.color_of(seat).name(),
+            first: r.first,
+            second: r.second,
+            black_seat: o.black().name(),
+            wants_point: r.wants_point(),
+            offers: o.offers().iter().map(|&p| format_pos(p, size)).collect(),
+            declared: o.declared(),
+            asks: o.step().map(|s| r.asks(s)).unwrap_or_default(),
+            log: r.log.clone(),
+        })
+    }
+
+    /// The renju opening of the game's first three moves, if they form one.
+    pub(super) fn opening_name(&self) -> Option<OpeningName> {
+        OpeningName::of_game(&self.game)
+    }
+}
