@@ -3,68 +3,12 @@
 //! engine waits inside a line, the tree goes out as SGF with its variations and comes back the
 //! same, and bad requests (unknown nodes, malformed SGF) are refused with the game unchanged.
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::StatusCode;
 use axum::Router;
-use gomoku_app::web::{app, AppState, ServerConfig};
-use http_body_util::BodyExt;
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
-use tower::ServiceExt;
 
-fn router() -> (Router, AppState) {
-    let state = AppState::new(ServerConfig {
-        hash_mb: 4,
-        ..ServerConfig::default()
-    });
-    (app(state.clone()), state)
-}
-
-/// One request; the answer's status and body (JSON when it parses, else a JSON string).
-async fn call(app: &Router, method: Method, uri: &str, body: Option<&str>) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let v = serde_json::from_str(&text).unwrap_or(Value::String(text));
-    (status, v)
-}
-
-async fn post(app: &Router, uri: &str, body: Value) -> (StatusCode, Value) {
-    call(app, Method::POST, uri, Some(&body.to_string())).await
-}
-
-async fn get(app: &Router, uri: &str) -> (StatusCode, Value) {
-    call(app, Method::GET, uri, None).await
-}
-
-async fn new_game(app: &Router, settings: Value) -> (String, Value) {
-    let (status, v) = post(app, "/api/games", settings).await;
-    assert_eq!(status, StatusCode::CREATED, "{v}");
-    (v["id"].as_str().unwrap().to_string(), v)
-}
-
-async fn wait_for(app: &Router, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let start = Instant::now();
-    loop {
-        let (status, v) = get(app, &format!("/api/games/{id}")).await;
-        assert_eq!(status, StatusCode::OK, "{v}");
-        if done(&v) {
-            return v;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "timed out waiting for {what}: {v}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
+mod web_common;
+use web_common::*;
 
 fn assert_error(status: StatusCode, v: &Value, want: StatusCode, code: &str) {
     assert_eq!(status, want, "{v}");
