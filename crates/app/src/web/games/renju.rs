@@ -8,7 +8,7 @@ use crate::renju_opening::{OpeningName, RenjuTable};
 use crate::web::error::ApiError;
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::renju::{self, Action, Area, OpeningError, Seat, Step};
-use gomoku_engine::{Color, Limits};
+use gomoku_engine::Color;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -23,9 +23,6 @@ pub struct RenjuRequest {
     #[serde(default)]
     pub count: Option<usize>,
 }
-
-/// The least depth of the engine's decisions in the opening, whatever its level (as swap2's).
-const MIN_DEPTH: i32 = 6;
 
 /// The opening as the page sees it.
 #[derive(Debug, Serialize)]
@@ -173,15 +170,7 @@ impl Slot {
         let board = self.game.board().clone();
         let pool = self.pool.clone();
         let serial = self.serial;
-        let limits = Limits {
-            depth: self.level.depth().map(|d| d.max(MIN_DEPTH)),
-            nodes: self.node_limit,
-            ..Limits::default()
-        };
-        let time_ms = self
-            .node_limit
-            .is_none()
-            .then(|| self.time_ms.saturating_mul(3));
+        let (limits, time_ms) = self.opening_limits();
         self.spawn_job(
             Purpose::Opening,
             move |id, stop| {

@@ -19,20 +19,16 @@ pub struct Swap2Request {
     pub choice: Choice,
 }
 
-/// The least depth of the engine's swap2 decisions, whatever its level.
-const SWAP2_MIN_DEPTH: i32 = 6;
+/// The least depth of the engine's decisions in an opening protocol, whatever its level.
+const OPENING_MIN_DEPTH: i32 = 6;
 
 impl Slot {
-    /// Starts the engine's swap2 decision (stones or a colour) on a thread of its own. It may
-    /// take up to three times the time per move: the choice is worth more than one move.
-    pub(super) fn start_swap2_job(&mut self) -> Result<(), ApiError> {
-        let board = self.game.board().clone();
-        let pool = self.pool.clone();
-        let serial = self.serial;
-        // the opening is chosen with a real search at every level (a weak level plays weak
-        // moves, but a colour chosen by a one-ply look would decide the game by chance)
+    /// The limits of an engine decision in an opening protocol (swap2, renju's opening rules):
+    /// a real search at every level (a weak level plays weak moves, but a colour chosen by a
+    /// one-ply look would decide the game by chance), in up to three times the time per move.
+    pub(super) fn opening_limits(&self) -> (Limits, Option<u64>) {
         let limits = Limits {
-            depth: self.level.depth().map(|d| d.max(SWAP2_MIN_DEPTH)),
+            depth: self.level.depth().map(|d| d.max(OPENING_MIN_DEPTH)),
             nodes: self.node_limit,
             ..Limits::default()
         };
@@ -40,6 +36,16 @@ impl Slot {
             .node_limit
             .is_none()
             .then(|| self.time_ms.saturating_mul(3));
+        (limits, time_ms)
+    }
+
+    /// Starts the engine's swap2 decision (stones or a colour) on a thread of its own. It may
+    /// take up to three times the time per move: the choice is worth more than one move.
+    pub(super) fn start_swap2_job(&mut self) -> Result<(), ApiError> {
+        let board = self.game.board().clone();
+        let pool = self.pool.clone();
+        let serial = self.serial;
+        let (limits, time_ms) = self.opening_limits();
         self.spawn_job(
             Purpose::Swap2,
             move |id, stop| {
