@@ -211,6 +211,17 @@ impl Position {
     /// Why no move can be made here, if so: a five on the board, no free point, or (renju,
     /// Black to move) only forbidden points left.
     pub fn status(&mut self) -> Option<String> {
+        if let Some(reason) = self.over() {
+            return Some(reason);
+        }
+        if self.only_forbidden_left() {
+            return Some("every free point is forbidden for Black".to_string());
+        }
+        None
+    }
+
+    /// Whether the game has ended: a five on the board, or no free point.
+    pub fn over(&mut self) -> Option<String> {
         for &(p, color) in &self.stones {
             if self.board.winning_line(p).is_some() {
                 return Some(format!(
@@ -223,10 +234,25 @@ impl Position {
         if free.is_empty() {
             return Some("the board is full".to_string());
         }
-        if self.mover_has_forbidden() && free.iter().all(|&p| self.board.is_forbidden(p)) {
-            return Some("every free point is forbidden for Black".to_string());
-        }
         None
+    }
+
+    /// Whether Black (under renju) is to move and every free point is forbidden: any move is
+    /// a foul then, and the game is lost.
+    pub fn only_forbidden_left(&mut self) -> bool {
+        if !self.mover_has_forbidden() {
+            return false;
+        }
+        let free: Vec<Pos> = self.board.points().filter(|&p| self.is_free(p)).collect();
+        free.into_iter().all(|p| self.board.is_forbidden(p))
+    }
+
+    /// The free point a foul is played on when nothing else is left (the centre first, then the
+    /// first in reading order).
+    pub fn any_free(&self) -> Option<Pos> {
+        let mut pts: Vec<Pos> = vec![self.board.centre()];
+        pts.extend(self.board.points());
+        pts.into_iter().find(|&p| self.is_free(p))
     }
 
     fn mover_has_forbidden(&self) -> bool {
