@@ -250,9 +250,7 @@ impl Position {
     /// The free point a foul is played on when nothing else is left (the centre first, then the
     /// first in reading order).
     pub fn any_free(&self) -> Option<Pos> {
-        let mut pts: Vec<Pos> = vec![self.board.centre()];
-        pts.extend(self.board.points());
-        pts.into_iter().find(|&p| self.is_free(p))
+        self.centre_first().into_iter().find(|&p| self.is_free(p))
     }
 
     fn mover_has_forbidden(&self) -> bool {
@@ -267,9 +265,14 @@ impl Position {
     /// Some legal point (the centre first, then the first in reading order), for when the
     /// engine's answer cannot be used.
     pub fn any_legal(&mut self) -> Option<Pos> {
+        self.centre_first().into_iter().find(|&p| self.is_legal(p))
+    }
+
+    /// Every point of the board, the centre first, then in reading order.
+    fn centre_first(&self) -> Vec<Pos> {
         let mut pts: Vec<Pos> = vec![self.board.centre()];
         pts.extend(self.board.points());
-        pts.into_iter().find(|&p| self.is_legal(p))
+        pts
     }
 
     /// Renju forbidden points of the side to move (none unless Black is to move under renju).

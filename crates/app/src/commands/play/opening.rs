@@ -114,12 +114,8 @@ impl Table<'_> {
         let mut note = |_: String| {};
         let mut cx = swap2::Context {
             searcher: self.engine.searcher.as_mut(),
-            limits: Limits {
-                depth: self.args.depth,
-                ..Limits::default()
-            },
-            // the choice is worth more than one move
-            time_ms: Some(self.args.time_ms.saturating_mul(3)),
+            limits: decision_limits(self.args),
+            time_ms: decision_time_ms(self.args),
             stop: &stop,
             seed: self.seed,
             note: &mut note,
@@ -201,12 +197,8 @@ impl Table<'_> {
         let mut note = |_: String| {};
         let mut cx = renju::Context {
             searcher: self.engine.searcher.as_mut(),
-            limits: Limits {
-                depth: self.args.depth,
-                ..Limits::default()
-            },
-            // the decisions are worth more than one move
-            time_ms: Some(self.args.time_ms.saturating_mul(3)),
+            limits: decision_limits(self.args),
+            time_ms: decision_time_ms(self.args),
             stop: &stop,
             seed: self.seed,
             note: &mut note,
@@ -316,4 +308,17 @@ pub(super) fn first_player(color: Color) -> Player {
 pub(super) fn new_opening(color: Color) -> Opening<Player> {
     let first = first_player(color);
     Opening::new(first, first.other())
+}
+
+/// The limits of the engine's decisions in an opening: the game's depth limit, if any.
+fn decision_limits(args: &Args) -> Limits {
+    Limits {
+        depth: args.depth,
+        ..Limits::default()
+    }
+}
+
+/// The time of an opening decision: three moves' worth, as a choice weighs more than a move.
+fn decision_time_ms(args: &Args) -> Option<u64> {
+    Some(args.time_ms.saturating_mul(3))
 }
