@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the learned evaluation, crates/engine/weights/eval.bin: self-play corpora for
-# freestyle, standard and renju at a fixed node budget from random balanced openings, then
-# `gomoku train` on them. Every step is deterministic (seeds, game numbers, node budgets), so
-# the same build of `gomoku` makes the same corpora and the same model.
+# freestyle, standard and renju at a fixed node budget from random balanced openings,
+# `gomoku train` on them, then freestyle and standard trained further with the games played
+# against Rapfi (crates/engine/weights/anchor-games). Every step is deterministic (seeds, game
+# numbers, node budgets), so the same build of `gomoku` makes the same corpora and model.
 #
 # usage: scripts/train-eval.sh [--games N] [--renju-games N] [--standard-games N] [--nodes N]
 #                               [--concurrency N] [--dir DIR]
@@ -27,7 +28,7 @@ while [ $# -gt 0 ]; do
     --nodes) nodes=$2; shift 2 ;;
     --concurrency) conc=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/{/^#/p}' "$0"; exit 0 ;;
     *) echo "train-eval.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -53,6 +54,20 @@ for rule in freestyle standard renju; do
       --out "$file"
   fi
 done
+# first the self-play games, from the hand-set formula
+selfplay_model=$dir/eval-selfplay.bin
 "$gomoku" train "${files[@]}" --borrow standard=freestyle \
   --from-formula --iterations 400 --regularization 1e-8 --policy-iterations 200 \
+  --out "$selfplay_model"
+# then, from that model, freestyle and standard on their self-play games and on the games
+# played against Rapfi (crates/engine/weights/anchor-games: the outcomes of those matches,
+# with our search's value at our moves); renju keeps the self-play model's tables
+anchor=crates/engine/weights/anchor-games
+stage2=()
+for f in "${files[@]}"; do
+  case $f in */renju-*) ;; *) stage2+=("$f") ;; esac
+done
+"$gomoku" train "${stage2[@]}" "$anchor/freestyle.txt" "$anchor/standard.txt" \
+  --borrow standard=freestyle --borrow freestyle=standard \
+  --from "$selfplay_model" --iterations 400 --regularization 1e-8 --policy-iterations 200 \
   --out crates/engine/weights/eval.bin

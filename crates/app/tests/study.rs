@@ -1571,6 +1571,44 @@ mod train {
         assert_eq!(std::fs::read_to_string(b).expect("corpus"), text);
     }
 
+    /// The games against Rapfi that the committed model trains on: every line is a game
+    /// `gomoku train` reads, under the rule of its file.
+    #[test]
+    fn every_game_against_the_anchor_reads_as_a_corpus_game() {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../engine/weights/anchor-games"
+        );
+        for rule in ["freestyle", "standard", "renju"] {
+            let path = format!("{dir}/{rule}.txt");
+            let text = std::fs::read_to_string(&path).expect("anchor games");
+            let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+            assert!(lines >= 90, "{path}: {lines} games");
+            for line in text.lines() {
+                assert!(line.starts_with(&format!("15 {rule} ")), "{path}: {line}");
+                assert!(line.contains(" opponent=rapfi-classical "), "{line}");
+            }
+            let v = json(&gomoku(&[
+                "train",
+                &path,
+                "--iterations",
+                "1",
+                "--policy-iterations",
+                "0",
+                "--valid-every",
+                "0",
+                "--json",
+            ]));
+            assert_eq!(v["skipped_lines"], 0, "{path}: {v}");
+            assert_eq!(v["rules"][0]["rule"], rule, "{v}");
+            assert_eq!(
+                v["rules"][0]["games"].as_u64(),
+                Some(lines as u64),
+                "{path}: {v}"
+            );
+        }
+    }
+
     #[test]
     fn training_on_a_small_corpus_lowers_the_loss_and_writes_a_model_the_engine_reads() {
         let dir = tempfile::tempdir().expect("temp dir");
@@ -1641,6 +1679,50 @@ mod train {
         let r = &v["rules"][1];
         let [before, after] = [0, 1].map(|i| r["training_loss"][i].as_f64().expect("loss"));
         assert!(after < before, "standard: {before} -> {after}");
+        // a rule with games of its own adds the borrowed ones, in both directions
+        let text = std::fs::read_to_string(&games).expect("corpus");
+        let own: String = text
+            .lines()
+            .take(3)
+            .map(|l| format!("{}\n", l.replacen(" freestyle ", " standard ", 1)))
+            .collect();
+        let own_path = dir.path().join("standard.txt");
+        std::fs::write(&own_path, own).expect("write");
+        let v = json(&gomoku(&[
+            "train",
+            &games,
+            own_path.to_str().expect("utf-8"),
+            "--iterations",
+            "5",
+            "--policy-iterations",
+            "0",
+            "--borrow",
+            "standard=freestyle",
+            "--borrow",
+            "freestyle=standard",
+            "--json",
+        ]));
+        let rules: Vec<(&str, &str, u64)> = v["rules"]
+            .as_array()
+            .expect("rules")
+            .iter()
+            .map(|r| {
+                let name = |k: &str| r[k].as_str().expect("name");
+                (
+                    name("rule"),
+                    name("games_of"),
+                    r["games"].as_u64().expect("n"),
+                )
+            })
+            .collect();
+        assert_eq!(
+            rules,
+            [
+                ("freestyle", "freestyle+standard", 11),
+                ("standard", "freestyle+standard", 11)
+            ],
+            "{v}"
+        );
         // the engine searches with it (and refuses a file that is not a model)
         let o = gomoku_env(
             &["think", "--depth", "4", "h8"],

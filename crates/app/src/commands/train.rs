@@ -68,8 +68,9 @@ pub struct Args {
     /// Pull of the move-ordering scores towards the starting model's.
     #[arg(long, default_value_t = 1e-7)]
     pub policy_regularization: f64,
-    /// `RULE=FROM`: a rule without games of its own trains on FROM's games, replayed under
-    /// its own rule (e.g. `standard=freestyle`: the two differ only in overlines). Repeatable.
+    /// `RULE=FROM`: RULE trains on FROM's games too, replayed under its own rule (e.g.
+    /// `standard=freestyle`: the two differ only in overlines), beside any of its own.
+    /// Repeatable.
     #[arg(long, value_name = "RULE=FROM", value_parser = parse_borrow)]
     pub borrow: Vec<(Rule, Rule)>,
     /// Print one JSON object instead of text.
@@ -101,8 +102,8 @@ fn parse_borrow(s: &str) -> Result<(Rule, Rule), String> {
 struct RuleReport {
     rule: &'static str,
     games: usize,
-    /// The rule whose games were used (another rule's under `--borrow`).
-    games_of: &'static str,
+    /// The rules whose games were used, joined by `+` (others than its own under `--borrow`).
+    games_of: String,
     training_positions: usize,
     validation_positions: usize,
     scale: f64,
@@ -255,16 +256,17 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let mut reports = Vec::new();
     for rule in gomoku_engine::eval::MODEL_RULES {
-        let mut source = rule;
-        if !games.iter().any(|(r, _)| *r == rule) {
-            if let Some(&(_, from)) = args.borrow.iter().find(|(to, _)| *to == rule) {
-                source = from;
-            }
-        }
+        // the rule's own games and those it borrows, in the order of the files
+        let uses = |r: Rule| r == rule || args.borrow.contains(&(rule, r));
         let of_rule: Vec<&CorpusGame> = games
             .iter()
-            .filter(|(r, _)| *r == source)
+            .filter(|(r, _)| uses(*r))
             .map(|(_, g)| g)
+            .collect();
+        let games_of: Vec<&str> = gomoku_engine::eval::MODEL_RULES
+            .iter()
+            .filter(|&&r| uses(r) && games.iter().any(|(g, _)| *g == r))
+            .map(|r| r.name())
             .collect();
         if of_rule.is_empty() {
             continue;
@@ -368,7 +370,7 @@ pub fn run(args: &Args) -> Result<()> {
         reports.push(RuleReport {
             rule: rule.name(),
             games: of_rule.len(),
-            games_of: source.name(),
+            games_of: games_of.join("+"),
             training_positions: tr.len(),
             validation_positions: va.len(),
             scale: k,
