@@ -72,9 +72,16 @@ def lines_of(rule, turn_ms, folder):
 def main():
     if len(sys.argv) < 4 or sys.argv[1] not in ("freestyle", "standard", "renju"):
         sys.exit(__doc__)
-    rule, turn_ms = sys.argv[1], int(sys.argv[2])
+    rule = sys.argv[1]
+    if not sys.argv[2].isdigit():
+        sys.exit(f"anchor-games.py: TURN_MS '{sys.argv[2]}' is not a number of milliseconds")
+    turn_ms = int(sys.argv[2])
     for folder in sys.argv[3:]:
-        for line in lines_of(rule, turn_ms, folder):
+        try:
+            lines = list(lines_of(rule, turn_ms, folder))
+        except (OSError, AttributeError, ValueError) as e:
+            sys.exit(f"anchor-games.py: {folder}: not a match folder ({e})")
+        for line in lines:
             print(line)
 
 
