@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the learned evaluation, crates/engine/weights/eval.bin: self-play corpora for
 # freestyle, standard and renju at a fixed node budget from random balanced openings,
-# `gomoku train` on them, then freestyle and standard trained further with the games played
-# against Rapfi (crates/engine/weights/anchor-games). Every step is deterministic (seeds, game
+# `gomoku train` on them, then every rule trained further with the games played against Rapfi
+# (crates/engine/weights/anchor-games). Every step is deterministic (seeds, game
 # numbers, node budgets), so the same build of `gomoku` makes the same corpora and model.
 #
 # usage: scripts/train-eval.sh [--games N] [--renju-games N] [--standard-games N] [--nodes N]
@@ -59,15 +59,11 @@ selfplay_model=$dir/eval-selfplay.bin
 "$gomoku" train "${files[@]}" --borrow standard=freestyle \
   --from-formula --iterations 400 --regularization 1e-8 --policy-iterations 200 \
   --out "$selfplay_model"
-# then, from that model, freestyle and standard on their self-play games and on the games
-# played against Rapfi (crates/engine/weights/anchor-games: the outcomes of those matches,
-# with our search's value at our moves); renju keeps the self-play model's tables
+# then, from that model, every rule on its self-play games and on the games played against
+# Rapfi (crates/engine/weights/anchor-games: the outcomes of those matches, with our search's
+# value at our moves)
 anchor=crates/engine/weights/anchor-games
-stage2=()
-for f in "${files[@]}"; do
-  case $f in */renju-*) ;; *) stage2+=("$f") ;; esac
-done
-"$gomoku" train "${stage2[@]}" "$anchor/freestyle.txt" "$anchor/standard.txt" \
+"$gomoku" train "${files[@]}" "$anchor/freestyle.txt" "$anchor/standard.txt" "$anchor/renju.txt" \
   --borrow standard=freestyle --borrow freestyle=standard \
   --from "$selfplay_model" --iterations 400 --regularization 1e-8 --policy-iterations 200 \
   --out crates/engine/weights/eval.bin
