@@ -752,3 +752,51 @@ fn excluded_points_are_never_played() {
         }
     }
 }
+
+/// The singular test of hash moves: from its depth on, hash moves are tested (each test a
+/// search of the node without the move) and the singular ones extended; with the depth past
+/// any search's, no test runs. Either way the search ends with a legal move and its line.
+#[test]
+fn singular_tests_run_from_their_depth_and_switch_off() {
+    for (rule, moves) in [
+        (Rule::Freestyle, "h8 g9 f10 g8 g7"),
+        (Rule::Standard, "f10 i7 h8"),
+        (Rule::Renju, "h8 h7 h10 i6 i10 i7 g7 g8 j5 i9"),
+    ] {
+        let b = Game::from_position(15, rule, moves)
+            .expect("valid")
+            .board()
+            .clone();
+        for on in [true, false] {
+            let mut params = gomoku_engine::search::SearchParams::default();
+            if !on {
+                params.set("singular_min_depth", "1600").expect("in range");
+            }
+            let mut e = Engine::new(EngineConfig {
+                hash_mb: 4,
+                threads: 1,
+            });
+            e.set_params(params);
+            let stop = AtomicBool::new(false);
+            let res = e.search(
+                &b,
+                &depth(12),
+                &SearchOptions::default(),
+                &stop,
+                &mut |_| {},
+            );
+            assert!(res.best_move.is_point() && b.is_empty(res.best_move));
+            assert_playable(&b, &res.pv, moves);
+            let s = &res.stats;
+            assert!(
+                s.singular_extensions <= s.singular_tests,
+                "{rule:?} {moves}"
+            );
+            if on {
+                assert!(s.singular_extensions > 0, "{rule:?} {moves}: {s:?}");
+            } else {
+                assert_eq!(s.singular_tests, 0, "{rule:?} {moves}");
+            }
+        }
+    }
+}

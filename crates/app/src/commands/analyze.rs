@@ -108,6 +108,8 @@ struct StatsJson {
     first_move_cutoffs: u64,
     first_move_cutoff_rate: Option<f64>,
     vcf_nodes: u64,
+    singular_tests: u64,
+    singular_extensions: u64,
     time_ms: u64,
     nps: u64,
 }
@@ -404,6 +406,8 @@ fn json_report(
             first_move_cutoffs: result.stats.first_move_cutoffs,
             first_move_cutoff_rate: ratio(result.stats.first_move_cutoffs, result.stats.cutoffs),
             vcf_nodes: result.stats.vcf_nodes,
+            singular_tests: result.stats.singular_tests,
+            singular_extensions: result.stats.singular_extensions,
             time_ms: result.elapsed_ms,
             nps: result.stats.nodes * 1000 / result.elapsed_ms.max(1),
         },
@@ -505,6 +509,12 @@ fn print_stats(
     );
     if result.stats.vcf_nodes > 0 {
         println!("vcf: {} nodes of threat search", result.stats.vcf_nodes);
+    }
+    if result.stats.singular_tests > 0 {
+        println!(
+            "singular: {} hash moves extended of {} tested",
+            result.stats.singular_extensions, result.stats.singular_tests
+        );
     }
     let branching: Vec<String> = result.branching.iter().map(|b| format!("{b:.2}")).collect();
     println!(

@@ -85,6 +85,10 @@ pub struct SearchStats {
     pub vcf_nodes: u64,
     /// Nodes whose moves a thread shared with idle threads (Young Brothers Wait).
     pub splits: u64,
+    /// Singular tests of hash moves (searches of a node without its hash move).
+    pub singular_tests: u64,
+    /// Hash moves those tests found singular, and extended.
+    pub singular_extensions: u64,
 }
 
 impl SearchStats {
@@ -96,6 +100,8 @@ impl SearchStats {
         self.first_move_cutoffs += o.first_move_cutoffs;
         self.vcf_nodes += o.vcf_nodes;
         self.splits += o.splits;
+        self.singular_tests += o.singular_tests;
+        self.singular_extensions += o.singular_extensions;
     }
 }
 

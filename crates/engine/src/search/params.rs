@@ -51,6 +51,17 @@ pub struct SearchParams {
     pub tt_move_ext_nonpv: i32,
     /// Extension of the forced block of a four.
     pub forced_block_ext: i32,
+    /// Singular extensions from this depth on: a hash move whose alternatives all fail low
+    /// on a shallower search (with the hash move left out) is searched a ply deeper.
+    pub singular_min_depth: i32,
+    /// The hash entry of a singular test is at most this much shallower than the node.
+    pub singular_tt_depth: i32,
+    /// Margin of the singular test under the hash value: percent of a point per ply of
+    /// depth (a point per ply more at former PV nodes).
+    pub singular_margin_pct: i32,
+    /// Reduction (a negative extension) of a hash move that is not singular but whose hash
+    /// value reaches beta.
+    pub singular_fail_high_reduction: i32,
     /// Extra reduction of non-killer moves at cut nodes.
     pub cutnode_reduction: i32,
     /// Less reduction at nodes that are or were on the PV.
@@ -115,6 +126,10 @@ const TRIVIAL_PRUNE_DEPTH: i32 = 69;
 const TT_MOVE_EXT_PV: i32 = 4;
 const TT_MOVE_EXT_NONPV: i32 = 1;
 const FORCED_BLOCK_EXT: i32 = 4;
+const SINGULAR_MIN_DEPTH: i32 = 106;
+const SINGULAR_TT_DEPTH: i32 = 2 * PLY;
+const SINGULAR_MARGIN_PCT: i32 = 90;
+const SINGULAR_FAIL_HIGH_REDUCTION: i32 = 24;
 const CUTNODE_REDUCTION: i32 = 29;
 const TTPV_REDUCTION: i32 = 16;
 const LMR_SCALE_PCT: i32 = 100;
@@ -161,6 +176,10 @@ impl Default for SearchParams {
             tt_move_ext_pv: TT_MOVE_EXT_PV,
             tt_move_ext_nonpv: TT_MOVE_EXT_NONPV,
             forced_block_ext: FORCED_BLOCK_EXT,
+            singular_min_depth: SINGULAR_MIN_DEPTH,
+            singular_tt_depth: SINGULAR_TT_DEPTH,
+            singular_margin_pct: SINGULAR_MARGIN_PCT,
+            singular_fail_high_reduction: SINGULAR_FAIL_HIGH_REDUCTION,
             cutnode_reduction: CUTNODE_REDUCTION,
             ttpv_reduction: TTPV_REDUCTION,
             lmr_scale_pct: LMR_SCALE_PCT,
@@ -248,6 +267,17 @@ impl SearchParams {
     #[must_use]
     pub fn null_move_reduction(&self, d: i32) -> i32 {
         self.null_move_reduction_base + d * self.null_move_reduction_pct / 100
+    }
+
+    /// The singular test at a node of depth `d` (with `former_pv` when the node is not a PV
+    /// node but was one): the margin under the hash value, and the depth of the test search
+    /// (0.46 of the node's, a ply more at former PV nodes).
+    #[must_use]
+    pub fn singular_test(&self, d: i32, former_pv: bool) -> (Score, i32) {
+        let pct = self.singular_margin_pct + 100 * i32::from(former_pv);
+        let margin = pct * d / (100 * PLY);
+        let depth = d * 46 / 100 + PLY * i32::from(former_pv);
+        (margin, depth)
     }
 
     /// Moves searched at depth `d` before the rest are skipped (move count pruning).
@@ -410,6 +440,10 @@ pub const PARAMS: &[Param] = &[
     int("tt_move_ext_pv",              0,        PLY / 2,   |p| &mut p.tt_move_ext_pv),
     int("tt_move_ext_nonpv",           0,        PLY / 2,   |p| &mut p.tt_move_ext_nonpv),
     int("forced_block_ext",            0,        PLY / 2,   |p| &mut p.forced_block_ext),
+    int("singular_min_depth",          0,        DEPTH_MAX, |p| &mut p.singular_min_depth),
+    int("singular_tt_depth",           0,        DEPTH_MAX, |p| &mut p.singular_tt_depth),
+    int("singular_margin_pct",         0,        10000,     |p| &mut p.singular_margin_pct),
+    int("singular_fail_high_reduction", 0,       4 * PLY,   |p| &mut p.singular_fail_high_reduction),
     int("cutnode_reduction",           -4 * PLY, 10 * PLY,  |p| &mut p.cutnode_reduction),
     int("ttpv_reduction",              -4 * PLY, 10 * PLY,  |p| &mut p.ttpv_reduction),
     int("lmr_scale_pct",               0,        1000,      |p| &mut p.lmr_scale_pct),

@@ -46,6 +46,8 @@ struct Frame {
     /// Threat classes of the move played at this ply: (mover's own, opponent's there).
     move_class: (Pattern4, Pattern4),
     tt_pv: bool,
+    /// The move a singular test leaves out of this ply's node (none outside the test).
+    excluded: Pos,
 }
 
 /// What the moves of a node's loop share: the node's bounds and the facts its pruning and
@@ -63,6 +65,10 @@ struct NodeCtx {
     their_last: Option<Pos>,
     killers: [Pos; 2],
     tt_move: Pos,
+    /// The hash value when the hash entry allows a singular test of the hash move.
+    singular: Option<Score>,
+    /// The move this node leaves out (a singular test), or none.
+    excluded: Pos,
     move_count_limit: usize,
 }
 
@@ -146,6 +152,7 @@ impl Default for Frame {
             current: None,
             move_class: (Pattern4::None, Pattern4::None),
             tt_pv: false,
+            excluded: Pos::NONE,
         }
     }
 }

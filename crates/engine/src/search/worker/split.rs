@@ -98,6 +98,8 @@ impl Worker<'_> {
             their_last: None,
             killers: self.killers[0],
             tt_move: Pos::NONE,
+            singular: None,
+            excluded: Pos::NONE,
             move_count_limit: usize::MAX,
         };
         let moves = self.root[first..].iter().map(|e| e.rm.pos).collect();
