@@ -753,9 +753,10 @@ fn excluded_points_are_never_played() {
     }
 }
 
-/// The singular test of hash moves: from its depth on, hash moves are tested (each test a
-/// search of the node without the move) and the singular ones extended; with the depth past
-/// any search's, no test runs. Either way the search ends with a legal move and its line.
+/// The singular test of hash moves (a parameter, off by default): from its depth on, hash
+/// moves are tested (each test a search of the node without the move) and the singular ones
+/// extended; with the depth past any search's, no test runs. Either way the search ends with
+/// a legal move and its line.
 #[test]
 fn singular_tests_run_from_their_depth_and_switch_off() {
     for (rule, moves) in [
@@ -769,9 +770,8 @@ fn singular_tests_run_from_their_depth_and_switch_off() {
             .clone();
         for on in [true, false] {
             let mut params = gomoku_engine::search::SearchParams::default();
-            if !on {
-                params.set("singular_min_depth", "1600").expect("in range");
-            }
+            let from = if on { "106" } else { "1600" };
+            params.set("singular_min_depth", from).expect("in range");
             let mut e = Engine::new(EngineConfig {
                 hash_mb: 4,
                 threads: 1,

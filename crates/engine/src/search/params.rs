@@ -126,7 +126,9 @@ const TRIVIAL_PRUNE_DEPTH: i32 = 69;
 const TT_MOVE_EXT_PV: i32 = 4;
 const TT_MOVE_EXT_NONPV: i32 = 1;
 const FORCED_BLOCK_EXT: i32 = 4;
-const SINGULAR_MIN_DEPTH: i32 = 106;
+// Off (past every depth): see the note at `Worker::singular_test` in `worker/node.rs`. At 106
+// (6.6 plies), the test runs.
+const SINGULAR_MIN_DEPTH: i32 = DEPTH_MAX;
 const SINGULAR_TT_DEPTH: i32 = 2 * PLY;
 const SINGULAR_MARGIN_PCT: i32 = 90;
 const SINGULAR_FAIL_HIGH_REDUCTION: i32 = 24;
