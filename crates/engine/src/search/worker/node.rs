@@ -243,9 +243,9 @@ impl Worker<'_> {
     ///
     /// Not the default (`singular_min_depth` past every depth). From 6.6 plies, against
     /// Rapfi at 1 s a move (`match.sh`, the same tables): freestyle 48.9% over 144 games
-    /// (52.8% and 45.1%; 42.6% without Rapfi's start-up forfeits) against 49.1% over 216
-    /// (42.7%) without the test; renju 41.7% over 48 (no forfeits) against 45.8% over 72
-    /// (42.6%). Self-play at 200 ms a move: 57.5/120 against the search without it. It
+    /// (52.8% and 45.1%; 42.6% without Rapfi's start-up forfeits) against 47.0% over 288
+    /// (40.6%) without the test, 41.0% of them in a run the hour after the 45.1%; renju
+    /// 41.7% over 48 (no forfeits) against 45.8% over 72 (42.6%). Self-play at 200 ms a move: 57.5/120 against the search without it. It
     /// costs a ply of median depth in the matches (18 against 19-20) and half as many nodes
     /// again at a fixed depth (the bench: 4.61M instead of 3.07M).
     fn singular_test<const PV: bool>(
