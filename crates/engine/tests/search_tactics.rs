@@ -800,3 +800,56 @@ fn singular_tests_run_from_their_depth_and_switch_off() {
         }
     }
 }
+
+#[test]
+fn the_fail_high_reduction_applies_under_its_own_rule() {
+    // The nodes of a fixed-depth search with the parameters `set`; the search is deterministic
+    // on one thread.
+    let nodes = |rule, moves: &str, set: &[(&str, &str)]| {
+        let b = Game::from_position(15, rule, moves)
+            .expect("valid")
+            .board()
+            .clone();
+        let mut params = gomoku_engine::search::SearchParams::default();
+        for (name, value) in set {
+            params.set(name, value).expect("in range");
+        }
+        let mut e = Engine::new(EngineConfig {
+            hash_mb: 4,
+            threads: 1,
+        });
+        e.set_params(params);
+        let res = e.search(
+            &b,
+            &depth(10),
+            &SearchOptions::default(),
+            &AtomicBool::new(false),
+            &mut |_| {},
+        );
+        assert!(res.best_move.is_point() && b.is_empty(res.best_move));
+        assert_playable(&b, &res.pv, moves);
+        res.stats.nodes
+    };
+    let renju = "h8 h7 h10 i6 i10 i7 g7 g8 j5 i9";
+    let free = "h8 g9 f10 g8 g7";
+    // off by default; renju's parameter changes renju's search and leaves freestyle alone
+    let renju_on = [("fail_high_reduction_renju", "16")];
+    assert_ne!(
+        nodes(Rule::Renju, renju, &[]),
+        nodes(Rule::Renju, renju, &renju_on)
+    );
+    assert_eq!(
+        nodes(Rule::Freestyle, free, &[]),
+        nodes(Rule::Freestyle, free, &renju_on)
+    );
+    // and the other rules' parameter the other way round
+    let on = [("fail_high_reduction", "16")];
+    assert_eq!(
+        nodes(Rule::Renju, renju, &[]),
+        nodes(Rule::Renju, renju, &on)
+    );
+    assert_ne!(
+        nodes(Rule::Freestyle, free, &[]),
+        nodes(Rule::Freestyle, free, &on)
+    );
+}

@@ -70,6 +70,10 @@ struct NodeCtx {
     /// The move this node leaves out (a singular test), or none.
     excluded: Pos,
     move_count_limit: usize,
+    /// The evaluation is far enough above beta at a cut node for the fail-high reduction.
+    likely_fail_high: bool,
+    /// The best ordering score (pcode tables only) of the node's list, once it is made.
+    policy_top: i32,
 }
 
 /// State shared by all threads of one search.
@@ -136,6 +140,8 @@ pub(crate) struct Worker<'a> {
     /// `SearchParams::move_count_limit` by whole plies left (and improving or not), computed
     /// once: the formula's `powf` cost about 0.7% of the search's time per node.
     move_count_limits: [[usize; 2]; MCL_PLIES],
+    /// `SearchParams::fail_high_reduction_for` the board's rule.
+    fail_high_reduction: i32,
     root_delta: Score,
     /// Moves on the board at the search's root.
     root_len: usize,
@@ -180,6 +186,7 @@ fn lmr_table(threads: usize, scale_pct: i32) -> [f32; 256] {
 impl<'a> Worker<'a> {
     pub(crate) fn new(id: usize, board: Board, sh: &'a Shared<'a>) -> Worker<'a> {
         let board_len = board.ply();
+        let fail_high_reduction = sh.params.fail_high_reduction_for(board.rule());
         Worker {
             id,
             board,
@@ -207,6 +214,7 @@ impl<'a> Worker<'a> {
                 [false, true].map(|imp| sh.params.move_count_limit(p as i32 * PLY, imp))
             }),
             params: sh.params.clone(),
+            fail_high_reduction,
             root_delta: 1,
             root_len: board_len,
             // the threads of Young Brothers Wait search one tree, in one order

@@ -7,7 +7,7 @@ use super::{NodeCtx, Worker, FRAME_OFFSET, POLL_INTERVAL};
 use crate::board::Board;
 use crate::eval::evaluate;
 use crate::pattern::Pattern4;
-use crate::search::movegen::{gen_all, gen_defence, own_class, pick_best, ScoredMove};
+use crate::search::movegen::{gen_all, gen_defence, order_score, own_class, pick_best, ScoredMove};
 use crate::search::params::PLY;
 use crate::search::score::{
     from_tt, is_decisive, loss_in, to_tt, win_in, Score, DRAW, INFINITE, WIN_MIN,
@@ -167,6 +167,9 @@ impl Worker<'_> {
                 }
             }
         }
+        if node.likely_fail_high && our_class < Pattern4::Block4 {
+            ext -= self.fail_high_reduction;
+        }
         let new_depth = depth - PLY + ext;
         {
             let f = self.frame(ply);
@@ -321,6 +324,12 @@ impl Worker<'_> {
             }
             if our_class >= Pattern4::Block4 {
                 r -= PLY;
+            }
+            if node.policy_top > i32::MIN && self.params.policy_lmr_max > 0 {
+                let p = order_score(&self.board, m, us, our_class);
+                r += self
+                    .params
+                    .policy_reduction(node.policy_top.saturating_sub(p));
             }
             let h = self.history.0[us.index()][m.index()].load(Ordering::Relaxed);
             // up to a ply less for moves with a good history, more for a bad one
@@ -480,6 +489,12 @@ impl Worker<'_> {
                 .map(|(_, s)| s),
             excluded,
             move_count_limit,
+            likely_fail_high: !PV
+                && cut_node
+                && self.fail_high_reduction > 0
+                && !is_decisive(beta)
+                && eval >= beta + self.params.fail_high_margin(depth, oppo4),
+            policy_top: i32::MIN,
         };
         let searched = match self.search_moves::<PV>(&node, &ordering, alpha, depth, eval) {
             Ok(s) => s,
@@ -673,6 +688,8 @@ impl Worker<'_> {
         mut depth: i32,
         eval: Score,
     ) -> Result<Searched, Score> {
+        let mut node = *node;
+        let node = &mut node;
         let NodeCtx {
             beta,
             ply,
@@ -708,6 +725,7 @@ impl Worker<'_> {
                 self.lists[ply] = list;
                 return Err(if oppo4 { loss_in(ply as i32 + 4) } else { eval });
             }
+            node.policy_top = policy_top(&list);
             self.order(&mut list, ordering, us);
         }
         let mut generated = !staged;
@@ -736,6 +754,7 @@ impl Worker<'_> {
                 generated = true;
                 gen_all(&mut self.board, us, &mut list);
                 drop_images(&self.board, &mut list, tt_move);
+                node.policy_top = policy_top(&list);
                 self.order(&mut list, ordering, us);
                 pick_best(&mut list, 0);
                 debug_assert_eq!(list[0].pos, tt_move);
@@ -851,6 +870,11 @@ impl Worker<'_> {
             h.store(v + b - v * b.abs() / HIST_MAX, Ordering::Relaxed);
         }
     }
+}
+
+/// The best ordering score of a list as generated (before the search's own terms are added).
+fn policy_top(list: &[ScoredMove]) -> i32 {
+    list.iter().map(|m| m.score).max().unwrap_or(i32::MIN)
 }
 
 /// What the singular test of a hash move says (see `Worker::singular_test`).

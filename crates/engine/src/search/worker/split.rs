@@ -101,6 +101,8 @@ impl Worker<'_> {
             singular: None,
             excluded: Pos::NONE,
             move_count_limit: usize::MAX,
+            likely_fail_high: false,
+            policy_top: i32::MIN,
         };
         let moves = self.root[first..].iter().map(|e| e.rm.pos).collect();
         let st = self.open_split(
