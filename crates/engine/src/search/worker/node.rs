@@ -725,7 +725,9 @@ impl Worker<'_> {
                 self.lists[ply] = list;
                 return Err(if oppo4 { loss_in(ply as i32 + 4) } else { eval });
             }
-            node.policy_top = policy_top(&list);
+            if self.params.policy_lmr_max > 0 {
+                node.policy_top = policy_top(&list);
+            }
             self.order(&mut list, ordering, us);
         }
         let mut generated = !staged;
@@ -754,7 +756,9 @@ impl Worker<'_> {
                 generated = true;
                 gen_all(&mut self.board, us, &mut list);
                 drop_images(&self.board, &mut list, tt_move);
-                node.policy_top = policy_top(&list);
+                if self.params.policy_lmr_max > 0 {
+                    node.policy_top = policy_top(&list);
+                }
                 self.order(&mut list, ordering, us);
                 pick_best(&mut list, 0);
                 debug_assert_eq!(list[0].pos, tt_move);
