@@ -280,6 +280,16 @@ pub fn average_move_ms(games: &[GameRecord]) -> [f64; 2] {
     })
 }
 
+/// Whether Black is to move under renju and every empty point is forbidden for it.
+fn only_forbidden_left(board: &gomoku_engine::Board) -> bool {
+    if !board.rule().has_forbidden() || board.to_move() != Color::Black {
+        return false;
+    }
+    let mut b = board.clone();
+    let empty: Vec<Pos> = board.points().filter(|&p| board.is_empty(p)).collect();
+    !empty.is_empty() && empty.into_iter().all(|p| b.is_forbidden(p))
+}
+
 fn outcome_of(winner: Color) -> Outcome {
     match winner {
         Color::Black => Outcome::Black,
@@ -504,6 +514,16 @@ pub fn play_game(
         }
         let color = game.board().to_move();
         let idx = who(color);
+        if only_forbidden_left(game.board()) {
+            // whatever Black plays is a foul, and a foul loses (as under a Gomocup referee,
+            // which has no pass)
+            finish(
+                &mut record,
+                Outcome::White,
+                format!("{} has only forbidden points left (a foul)", names[idx]),
+            );
+            break;
+        }
         let Some(player) = live[idx].as_mut() else {
             break;
         };
@@ -734,6 +754,49 @@ mod tests {
         assert_eq!(t.games(), 2);
         let avg = average_move_ms(&games);
         assert!(avg.iter().all(|a| (0.0..10_000.0).contains(a)), "{avg:?}");
+    }
+
+    #[test]
+    fn black_with_only_forbidden_points_left_loses_by_a_foul() {
+        // 7x7, Black to move, the one empty point d7 makes six in a row for Black
+        let rows = [
+            "BBB.BBB", "BBBWBWB", "BBBWWWB", "WWWBBBW", "WWBWWWW", "WBWWBWW", "WWBBWWB",
+        ];
+        let (mut black, mut white) = (Vec::new(), Vec::new());
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                match c {
+                    'B' => black.push(Pos::new(x, y)),
+                    'W' => white.push(Pos::new(x, y)),
+                    _ => {}
+                }
+            }
+        }
+        assert_eq!((black.len(), white.len()), (24, 24));
+        let moves: Vec<Pos> = black
+            .iter()
+            .zip(&white)
+            .flat_map(|(&b, &w)| [b, w])
+            .collect();
+        let players: [PlayerSpec; 2] = [
+            "greedy".parse().expect("valid"),
+            "greedy".parse().expect("valid"),
+        ];
+        let mut config = cfg(1);
+        config.size = 7;
+        let opening = Opening {
+            moves: moves.clone(),
+            label: "foul".to_string(),
+        };
+        config.rule = Rule::Renju;
+        let g = play_game(&config, &players, 1, Some(&opening), 0);
+        assert_eq!(g.outcome, Outcome::White, "{g:?}");
+        assert!(g.reason.contains("only forbidden points"), "{}", g.reason);
+        assert_eq!(g.moves, moves);
+        // under freestyle the point is Black's to play, and it wins
+        config.rule = Rule::Freestyle;
+        let g = play_game(&config, &players, 1, Some(&opening), 0);
+        assert_eq!(g.outcome, Outcome::Black, "{g:?}");
     }
 
     #[test]
