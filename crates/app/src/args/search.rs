@@ -115,6 +115,51 @@ pub fn params_with(overrides: &[String]) -> Result<SearchParams> {
     Ok(p)
 }
 
+/// The environment variable of search parameter overrides for `pbrain-gomoku`, as
+/// `NAME=VALUE` pairs separated by commas or spaces (`GOMOKU_SEARCH_SET="lmr_scale_pct=80"`):
+/// the `--set` of the commands, for a brain started by a manager that passes no arguments.
+pub const SEARCH_SET_VAR: &str = "GOMOKU_SEARCH_SET";
+
+static ENV_PARAMS: std::sync::OnceLock<SearchParams> = std::sync::OnceLock::new();
+
+/// Reads the overrides of [`SEARCH_SET_VAR`], if set, for [`session_params`]. Call once at
+/// start.
+///
+/// # Errors
+/// Malformed overrides, unknown names, values that do not parse or are out of range.
+pub fn install_params_from_env() -> Result<()> {
+    let Some(text) = std::env::var_os(SEARCH_SET_VAR) else {
+        return Ok(());
+    };
+    let text = text
+        .into_string()
+        .map_err(|_| anyhow!("{SEARCH_SET_VAR}: not valid text"))?;
+    let params = params_from_list(&text).map_err(|e| anyhow!("{SEARCH_SET_VAR}: {e:#}"))?;
+    // a second call keeps the first reading
+    let _ = ENV_PARAMS.set(params);
+    Ok(())
+}
+
+/// The parameters of a list of `NAME=VALUE` pairs separated by commas or spaces.
+///
+/// # Errors
+/// As [`params_with`].
+pub fn params_from_list(text: &str) -> Result<SearchParams> {
+    let overrides: Vec<String> = text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect();
+    params_with(&overrides)
+}
+
+/// The search parameters of the engine's sessions: the defaults with the overrides read by
+/// [`install_params_from_env`].
+#[must_use]
+pub fn session_params() -> SearchParams {
+    ENV_PARAMS.get().cloned().unwrap_or_default()
+}
+
 /// Parses a search name for clap.
 pub fn parse_search(s: &str) -> Result<SearchKind, String> {
     s.parse()
@@ -184,6 +229,36 @@ mod props {
         )) {
             let list: Vec<String> = pairs.iter().map(|(n, v)| format!("{n}={v}")).collect();
             prop_assert_eq!(parse_overrides(&list).map_err(|e| e.to_string()), Ok(pairs));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_of_overrides_reads_with_commas_or_spaces() {
+        let p = params_from_list(" lmr_scale_pct=80, move_count_base=4.5 killer_bonus=200 ")
+            .expect("list");
+        assert_eq!(p.lmr_scale_pct, 80);
+        assert!((p.move_count_base - 4.5).abs() < 1e-6);
+        assert_eq!(p.killer_bonus, 200);
+        assert_eq!(
+            params_from_list("").expect("empty"),
+            SearchParams::default()
+        );
+    }
+
+    #[test]
+    fn a_bad_list_is_refused_with_the_reason() {
+        for (text, reason) in [
+            ("lmr_scale_pct", "expected --set NAME=VALUE"),
+            ("no_such_parameter=1", "no_such_parameter"),
+            ("lmr_scale_pct=many", "lmr_scale_pct"),
+        ] {
+            let e = params_from_list(text).expect_err(text).to_string();
+            assert!(e.contains(reason), "{text}: {e}");
         }
     }
 }

@@ -26,7 +26,9 @@ fn main() -> ExitCode {
             other => eprintln!("pbrain-gomoku: ignoring the argument '{other}'"),
         }
     }
-    if let Err(e) = gomoku_app::eval_model::install_from_env() {
+    if let Err(e) = gomoku_app::eval_model::install_from_env()
+        .and_then(|()| gomoku_app::args::search::install_params_from_env())
+    {
         // the manager sees the reason as the brain's error line
         println!("ERROR {e:#}");
         return ExitCode::FAILURE;

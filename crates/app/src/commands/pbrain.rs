@@ -10,8 +10,10 @@ pub struct Args {}
 /// Runs the protocol until `END` or the end of input.
 ///
 /// # Errors
-/// None so far; protocol problems are answered with `ERROR` lines, not returned.
+/// Malformed search parameter overrides in `GOMOKU_SEARCH_SET`; protocol problems are
+/// answered with `ERROR` lines, not returned.
 pub fn run(_args: &Args) -> Result<()> {
+    crate::args::search::install_params_from_env()?;
     crate::pbrain::run_stdio();
     Ok(())
 }

@@ -186,7 +186,11 @@ fn work(jobs: &Receiver<Job>, out: &Output, done: &Sender<Event>) {
 }
 
 fn configure<'e>(engine: &'e mut Option<Engine>, config: &EngineConfig) -> &'e mut Engine {
-    let e = engine.get_or_insert_with(|| Engine::new(config.clone()));
+    let e = engine.get_or_insert_with(|| {
+        let mut e = Engine::new(config.clone());
+        e.set_params(crate::args::search::session_params());
+        e
+    });
     if e.config().hash_mb != config.hash_mb {
         e.set_hash_mb(config.hash_mb);
     }

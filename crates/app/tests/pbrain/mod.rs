@@ -246,6 +246,42 @@ mod setup {
     }
 
     #[test]
+    fn search_parameters_from_the_environment() {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_pbrain-gomoku"));
+        c.env("GOMOKU_SEARCH_SET", "lmr_scale_pct=80,move_count_base=5");
+        let mut b = Brain::spawn(c);
+        assert_eq!(b.ask("START 15"), "OK");
+        b.send("INFO timeout_turn 100");
+        let (x, y) = xy(&b.ask("TURN 7,7"));
+        assert!(x < 15 && y < 15 && (x, y) != (7, 7));
+        b.end();
+
+        // a bad list stops the brain with the reason, before it reads a line
+        for (bin, list) in [
+            (env!("CARGO_BIN_EXE_pbrain-gomoku"), "lmr_scale_pct=lots"),
+            (env!("CARGO_BIN_EXE_pbrain-gomoku"), "no_such_parameter=1"),
+            (env!("CARGO_BIN_EXE_gomoku"), "lmr_scale_pct"),
+        ] {
+            let mut c = Command::new(bin);
+            if bin == env!("CARGO_BIN_EXE_gomoku") {
+                c.arg("pbrain");
+            }
+            let o = c
+                .env("GOMOKU_SEARCH_SET", list)
+                .stdin(Stdio::null())
+                .output()
+                .expect("runs");
+            assert!(!o.status.success(), "{list}");
+            let text = format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert!(text.contains("GOMOKU_SEARCH_SET"), "{list}: {text}");
+        }
+    }
+
+    #[test]
     fn end_and_end_of_input_exit_cleanly() {
         let mut b = started(&[], 15);
         b.send("END");
