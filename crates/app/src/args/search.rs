@@ -160,6 +160,19 @@ pub fn session_params() -> SearchParams {
     ENV_PARAMS.get().cloned().unwrap_or_default()
 }
 
+/// The parameters of `params` that differ from the defaults, as `NAME=VALUE` pairs separated
+/// by spaces (empty when none does).
+#[must_use]
+pub fn changed_params(params: &SearchParams) -> String {
+    let defaults = SearchParams::default();
+    gomoku_engine::search::params::PARAMS
+        .iter()
+        .filter(|p| p.get(params) != p.get(&defaults))
+        .map(|p| format!("{}={}", p.name, p.get(params)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Parses a search name for clap.
 pub fn parse_search(s: &str) -> Result<SearchKind, String> {
     s.parse()
@@ -248,6 +261,11 @@ mod tests {
             params_from_list("").expect("empty"),
             SearchParams::default()
         );
+        assert_eq!(
+            changed_params(&p),
+            "lmr_scale_pct=80 move_count_base=4.5 killer_bonus=200"
+        );
+        assert_eq!(changed_params(&SearchParams::default()), "");
     }
 
     #[test]

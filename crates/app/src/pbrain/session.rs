@@ -365,6 +365,11 @@ impl Session {
         self.thinker
             .send(Job::Configure(self.engine_config(), Some(ack)));
         let _ = allocated.recv();
+        let changed = crate::args::search::changed_params(&crate::args::search::session_params());
+        if !changed.is_empty() {
+            // GOMOKU_SEARCH_SET: the manager's log shows what the engine plays with
+            self.reply(&format!("MESSAGE search parameters: {changed}"));
+        }
         self.reply("OK");
     }
 

@@ -251,6 +251,10 @@ mod setup {
         c.env("GOMOKU_SEARCH_SET", "lmr_scale_pct=80,move_count_base=5");
         let mut b = Brain::spawn(c);
         assert_eq!(b.ask("START 15"), "OK");
+        assert_eq!(
+            b.messages,
+            ["MESSAGE search parameters: lmr_scale_pct=80 move_count_base=5"]
+        );
         b.send("INFO timeout_turn 100");
         let (x, y) = xy(&b.ask("TURN 7,7"));
         assert!(x < 15 && y < 15 && (x, y) != (7, 7));
