@@ -115,7 +115,7 @@ pub fn params_with(overrides: &[String]) -> Result<SearchParams> {
     Ok(p)
 }
 
-/// The environment variable of search parameter overrides for `pbrain-gomoku`, as
+/// The environment variable of search parameter overrides for `pbrain-gomoku` and `gomoku pbrain`, as
 /// `NAME=VALUE` pairs separated by commas or spaces (`GOMOKU_SEARCH_SET="lmr_scale_pct=80"`):
 /// the `--set` of the commands, for a brain started by a manager that passes no arguments.
 pub const SEARCH_SET_VAR: &str = "GOMOKU_SEARCH_SET";
