@@ -1742,6 +1742,50 @@ mod train {
     }
 
     #[test]
+    fn scoring_a_model_reports_its_losses_without_training() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let games = corpus(dir.path(), "freestyle", "8");
+        let model = dir.path().join("eval.bin");
+        let model_s = model.to_str().expect("utf-8");
+        let score = |from: &[&str]| {
+            let mut a = vec!["train", games.as_str(), "--score", "--json"];
+            a.extend_from_slice(from);
+            json(&gomoku(&a))
+        };
+        let before = score(&["--from-formula"]);
+        let r = &before["rules"][0];
+        assert_eq!(r["rule"], "freestyle", "{before}");
+        assert_eq!(r["games"], 8, "{before}");
+        assert!(r["positions"].as_u64().expect("count") > 50, "{before}");
+        let [loss, result_loss] = ["loss", "result_loss"].map(|k| r[k].as_f64().expect("loss"));
+        assert!(loss > 0.0 && loss < 1.0 && result_loss > 0.0 && result_loss < 1.0);
+        assert!(!model.exists());
+        // a model trained on these games scores better on them than the formula it started from
+        let o = gomoku(&[
+            "train",
+            &games,
+            "--from-formula",
+            "--iterations",
+            "60",
+            "--policy-iterations",
+            "0",
+            "--valid-every",
+            "0",
+            "--out",
+            model_s,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let after = score(&["--from", model_s]);
+        let trained = after["rules"][0]["loss"].as_f64().expect("loss");
+        assert!(trained < loss, "{loss} -> {trained}");
+        assert_eq!(score(&["--from", model_s]), after, "deterministic");
+        // scoring writes nothing
+        let o = gomoku(&["train", &games, "--score", "--out", model_s]);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains("--out"), "{}", stderr(&o));
+    }
+
+    #[test]
     fn lines_without_a_result_are_skipped_and_bad_input_refused() {
         let dir = tempfile::tempdir().expect("temp dir");
         let games = std::fs::read_to_string(sample()).expect("sample");

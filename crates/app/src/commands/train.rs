@@ -73,6 +73,11 @@ pub struct Args {
     /// Repeatable.
     #[arg(long, value_name = "RULE=FROM", value_parser = parse_borrow)]
     pub borrow: Vec<(Rule, Rule)>,
+    /// Score the starting model on every game of the files instead of training: its loss
+    /// against the mixed target and against the results alone, under the scale fitted to it
+    /// (to compare models on games none of them trained on, e.g. a new match against Rapfi).
+    #[arg(long, conflicts_with = "out")]
+    pub score: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -124,6 +129,19 @@ struct PolicyReport {
     scale: f64,
     validation_cross_entropy: [f64; 2],
     validation_top1: [f64; 2],
+}
+
+#[derive(Serialize)]
+struct ScoreReport {
+    rule: &'static str,
+    games: usize,
+    games_of: String,
+    positions: usize,
+    scale: f64,
+    /// Loss against the mixed target (results and search values).
+    loss: f64,
+    /// Loss against the game results alone.
+    result_loss: f64,
 }
 
 #[derive(Serialize)]
@@ -216,6 +234,93 @@ fn check(args: &Args) -> Result<()> {
     Ok(())
 }
 
+/// The games `rule` trains on: its own and those it borrows, in the order of the files, and
+/// the names of the rules they come from, joined by `+`.
+fn games_of_rule<'a>(
+    games: &'a [(Rule, CorpusGame)],
+    rule: Rule,
+    borrow: &[(Rule, Rule)],
+) -> (Vec<&'a CorpusGame>, String) {
+    let uses = |r: Rule| r == rule || borrow.contains(&(rule, r));
+    let of_rule = games
+        .iter()
+        .filter(|(r, _)| uses(*r))
+        .map(|(_, g)| g)
+        .collect();
+    let names: Vec<&str> = gomoku_engine::eval::MODEL_RULES
+        .iter()
+        .filter(|&&r| uses(r) && games.iter().any(|(g, _)| *g == r))
+        .map(|r| r.name())
+        .collect();
+    (of_rule, names.join("+"))
+}
+
+/// `--score`: the losses of `model` on every game of each rule, without training.
+fn score(
+    args: &Args,
+    games: &[(Rule, CorpusGame)],
+    model: &EvalModel,
+    skipped: usize,
+) -> Result<()> {
+    let mut reports = Vec::new();
+    for rule in gomoku_engine::eval::MODEL_RULES {
+        let (of_rule, games_of) = games_of_rule(games, rule, &args.borrow);
+        if of_rule.is_empty() {
+            continue;
+        }
+        let layout = Layout::of(rule);
+        let w = layout.params_of(model);
+        let mut all = Dataset::default();
+        for g in &of_rule {
+            game_rows(g, layout, &mut all);
+        }
+        if all.is_empty() {
+            bail!("no {rule} position to score in {} games", of_rule.len());
+        }
+        let opts = TrainOptions {
+            result_weight: args.result_weight,
+            k: fit_scale(&all, &w),
+            ..TrainOptions::default()
+        };
+        reports.push(ScoreReport {
+            rule: rule.name(),
+            games: of_rule.len(),
+            games_of,
+            positions: all.len(),
+            scale: opts.k,
+            loss: loss(&all, &w, &opts),
+            result_loss: loss(
+                &all,
+                &w,
+                &TrainOptions {
+                    result_weight: 1.0,
+                    ..opts
+                },
+            ),
+        });
+    }
+    if reports.is_empty() {
+        bail!("no game of freestyle, standard or renju in the files ({skipped} lines skipped)");
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({ "skipped_lines": skipped, "rules": reports })
+        );
+        return Ok(());
+    }
+    for r in &reports {
+        println!(
+            "{}: {} games of {}; positions {}; scale K {}; loss {:.6}; against results alone {:.6}",
+            r.rule, r.games, r.games_of, r.positions, r.scale, r.loss, r.result_loss
+        );
+    }
+    if skipped > 0 {
+        println!("{skipped} lines skipped (see the warnings)");
+    }
+    Ok(())
+}
+
 /// Runs the training.
 ///
 /// # Errors
@@ -254,20 +359,12 @@ pub fn run(args: &Args) -> Result<()> {
             }
         }
     }
+    if args.score {
+        return score(args, &games, &model, skipped);
+    }
     let mut reports = Vec::new();
     for rule in gomoku_engine::eval::MODEL_RULES {
-        // the rule's own games and those it borrows, in the order of the files
-        let uses = |r: Rule| r == rule || args.borrow.contains(&(rule, r));
-        let of_rule: Vec<&CorpusGame> = games
-            .iter()
-            .filter(|(r, _)| uses(*r))
-            .map(|(_, g)| g)
-            .collect();
-        let games_of: Vec<&str> = gomoku_engine::eval::MODEL_RULES
-            .iter()
-            .filter(|&&r| uses(r) && games.iter().any(|(g, _)| *g == r))
-            .map(|r| r.name())
-            .collect();
+        let (of_rule, games_of) = games_of_rule(&games, rule, &args.borrow);
         if of_rule.is_empty() {
             continue;
         }
@@ -370,7 +467,7 @@ pub fn run(args: &Args) -> Result<()> {
         reports.push(RuleReport {
             rule: rule.name(),
             games: of_rule.len(),
-            games_of: games_of.join("+"),
+            games_of,
             training_positions: tr.len(),
             validation_positions: va.len(),
             scale: k,
