@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the learned evaluation, crates/engine/weights/eval.bin: self-play corpora for
 # freestyle, standard and renju at a fixed node budget from random balanced openings,
-# `gomoku train` on them, then every rule trained further with the games played against Rapfi
-# (crates/engine/weights/anchor-games). Every step is deterministic (seeds, game
+# `gomoku train` on them, then every rule trained further with the results of the games played
+# against Rapfi (crates/engine/weights/anchor-games). Every step is deterministic (seeds, game
 # numbers, node budgets), so the same build of `gomoku` makes the same corpora and model.
 #
 # usage: scripts/train-eval.sh [--games N] [--renju-games N] [--standard-games N] [--nodes N]
@@ -60,10 +60,11 @@ selfplay_model=$dir/eval-selfplay.bin
   --from-formula --iterations 400 --regularization 1e-8 --policy-iterations 200 \
   --out "$selfplay_model"
 # then, from that model, every rule on its self-play games and on the games played against
-# Rapfi (crates/engine/weights/anchor-games: the outcomes of those matches, with our search's
-# value at our moves)
+# Rapfi (crates/engine/weights/anchor-games), those on their results alone: our search's
+# values there come from the evaluation being trained and share its blind spots
 anchor=crates/engine/weights/anchor-games
-"$gomoku" train "${files[@]}" "$anchor/freestyle.txt" "$anchor/standard.txt" "$anchor/renju.txt" \
+"$gomoku" train "${files[@]}" --results-only "$anchor/freestyle.txt" \
+  --results-only "$anchor/standard.txt" --results-only "$anchor/renju.txt" \
   --borrow standard=freestyle --borrow freestyle=standard \
   --from "$selfplay_model" --iterations 400 --regularization 1e-8 --policy-iterations 200 \
   --out crates/engine/weights/eval.bin

@@ -1786,6 +1786,49 @@ mod train {
     }
 
     #[test]
+    fn results_only_files_train_on_their_results_alone() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let games = corpus(dir.path(), "freestyle", "6");
+        let text = std::fs::read_to_string(&games).expect("corpus");
+        assert!(
+            text.contains(" values=") && !text.contains(" values=?"),
+            "{text}"
+        );
+        // the same games with every value unknown
+        let stripped = dir.path().join("stripped.txt");
+        let unknown: String = text
+            .lines()
+            .map(|l| {
+                let (head, values) = l.split_once(" values=").expect("values");
+                let n = values.split(',').count();
+                format!("{head} values={}\n", vec!["?"; n].join(","))
+            })
+            .collect();
+        std::fs::write(&stripped, unknown).expect("write");
+        let score = |args: &[&str]| {
+            let mut a = vec!["train", "--score", "--json", "--from-formula"];
+            a.extend_from_slice(args);
+            let v = json(&gomoku(&a));
+            let r = &v["rules"][0];
+            assert_eq!(r["games"], 6, "{v}");
+            ["loss", "result_loss"].map(|k| r[k].as_f64().expect("loss"))
+        };
+        let mixed = score(&[&games]);
+        assert!((mixed[0] - mixed[1]).abs() > 1e-6, "{mixed:?}");
+        let results = score(&["--results-only", &games]);
+        assert!((results[0] - results[1]).abs() < 1e-12, "{results:?}");
+        assert_eq!(results, score(&[stripped.to_str().expect("utf-8")]));
+        // a missing file is named
+        let o = gomoku(&["train", "--results-only", "/nonexistent/games.txt"]);
+        assert!(!o.status.success());
+        assert!(
+            stderr(&o).contains("/nonexistent/games.txt"),
+            "{}",
+            stderr(&o)
+        );
+    }
+
+    #[test]
     fn lines_without_a_result_are_skipped_and_bad_input_refused() {
         let dir = tempfile::tempdir().expect("temp dir");
         let games = std::fs::read_to_string(sample()).expect("sample");

@@ -468,14 +468,14 @@ fn depth(d: i32) -> Limits {
 #[test]
 fn answers_a_threat_with_a_move_after_which_the_opponent_has_no_vct() {
     // From a game of the strength check lost at 100 ms per move. White threatens to make an
-    // open four (h9 i10 j11), so Black must block at g8 or k12; a depth-10 search prefers g8,
+    // open four (h9 i10 j11), so Black must block at g8 or k12; a depth-9 search prefers g8,
     // after which White wins by continuous threats (i12 i13 k12 ...). With a time limit, the
     // engine spends part of it looking for the opponent's VCT after its best answers.
     let game = Game::from_position(15, Rule::Freestyle, "h8 h9 h11 i11 j9 i10 j10 j11")
         .expect("valid position");
     let b = game.board();
     let g8 = gomoku_engine::notation::parse_pos("g8", 15).expect("a point");
-    let untimed = search(b, depth(10));
+    let untimed = search(b, depth(9));
     assert_eq!(
         untimed.best_move, g8,
         "without a time limit there is no VCT check"
@@ -483,7 +483,7 @@ fn answers_a_threat_with_a_move_after_which_the_opponent_has_no_vct() {
     let timed = search(
         b,
         Limits {
-            depth: Some(10),
+            depth: Some(9),
             move_time_ms: Some(5_000),
             ..Limits::default()
         },

@@ -27,8 +27,13 @@ pub struct Args {
     /// opening_plies=K values=v,v,...` (`gomoku selfplay` writes them; a value is a number, `W`
     /// or `L` for a proven result, `?` when unknown; `gomoku match --positions`
     /// lines, without values, train on the results alone).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "results_only")]
     pub files: Vec<PathBuf>,
+    /// Corpus files whose games train on their results alone, their values ignored: games
+    /// against another engine, where our search's values share the blind spots of the
+    /// evaluation being trained. Read after FILES. Repeatable.
+    #[arg(long, value_name = "FILE")]
+    pub results_only: Vec<PathBuf>,
     /// Where to write the trained model (e.g. crates/engine/weights/eval.bin).
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -152,7 +157,7 @@ struct Report {
 }
 
 /// The game of one corpus line, or why it has none.
-fn corpus_game(rec: &Record, skip_plies: usize) -> Result<CorpusGame, String> {
+fn corpus_game(rec: &Record, skip_plies: usize, results_only: bool) -> Result<CorpusGame, String> {
     rec.game().map_err(|e| e.to_string())?;
     let winner = match rec.get("result") {
         Some("black") => Some(Color::Black),
@@ -197,7 +202,7 @@ fn corpus_game(rec: &Record, skip_plies: usize) -> Result<CorpusGame, String> {
         moves: rec.moves.clone(),
         opening_len,
         winner,
-        values,
+        values: if results_only { Vec::new() } else { values },
     })
 }
 
@@ -340,7 +345,9 @@ pub fn run(args: &Args) -> Result<()> {
     };
     let mut games: Vec<(Rule, CorpusGame)> = Vec::new();
     let mut skipped = 0;
-    for path in &args.files {
+    let files =
+        (args.files.iter().map(|p| (p, false))).chain(args.results_only.iter().map(|p| (p, true)));
+    for (path, results_only) in files {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("reading the corpus {}", path.display()))?;
         for (i, line) in text.lines().enumerate() {
@@ -349,7 +356,9 @@ pub fn run(args: &Args) -> Result<()> {
             }
             let parsed = Record::parse(line)
                 .map_err(|e| e.to_string())
-                .and_then(|rec| corpus_game(&rec, args.skip_plies).map(|g| (rec.rule, g)));
+                .and_then(|rec| {
+                    corpus_game(&rec, args.skip_plies, results_only).map(|g| (rec.rule, g))
+                });
             match parsed {
                 Ok(g) => games.push(g),
                 Err(why) => {
