@@ -853,3 +853,42 @@ fn the_fail_high_reduction_applies_under_its_own_rule() {
         nodes(Rule::Freestyle, free, &on)
     );
 }
+
+/// The first 223 moves of a renju game against Rapfi that filled the board: two points are left,
+/// o1 and b10, and b10 is an overline point of Black.
+const NEARLY_FULL_RENJU: [&str; 9] = [
+    "d14 e15 o12 o3 j9 j11 i10 h11 k10 i8 l10 j10 k11 k9 l11 l8 i11 j12 k12 l13 m12 n13 k13 k14 ",
+    "i12 i13 m10 j13 j14 m11 m7 n10 k7 l7 l5 k4 k6 m4 l4 i6 j5 i5 i7 h8 j8 l6 g7 e7 j2 k3 h5 j4 ",
+    "l2 g5 k2 i2 i4 g6 f6 h3 f8 e9 f9 f7 e10 d11 j3 l1 g11 h10 h9 e12 c10 d10 d9 c8 m2 n2 e4 e11 ",
+    "f12 g4 f11 f10 f5 e3 g3 g9 d12 c7 b6 c11 j6 j7 b7 d5 b11 c4 e6 d6 c6 b5 k5 m3 g13 h13 e13 ",
+    "c15 n5 m5 d3 l3 n3 h12 h14 e5 b8 c5 a5 g14 c2 b1 n12 l12 f13 f15 d15 e1 d4 c13 a3 e8 c14 a4 ",
+    "a10 b14 b12 n8 o11 k1 d2 b2 k8 n9 n7 o6 m1 i15 h15 e2 m9 f2 h2 o10 b3 n6 o2 n11 n4 o7 o8 n14 ",
+    "c3 d8 o5 d1 a1 f1 c1 h1 g1 i9 o14 l15 c9 j1 i1 m6 k15 m13 g8 o13 b9 c12 a8 d13 h4 a9 h6 b15 ",
+    "f4 a13 j15 m15 l14 n15 a6 o9 g15 a15 a11 l9 a14 m8 g10 o15 f14 h7 i3 b13 e14 d7 i14 g12 m14 ",
+    "o4 g2 a2 a7 b4 a12 n1 f3 ",
+];
+
+#[test]
+fn white_leaves_renju_black_only_a_forbidden_point() {
+    // the referee ends a game on the 225th move, Black's, and a forbidden last point loses it
+    let moves: String = NEARLY_FULL_RENJU.concat();
+    let b = Game::from_position(15, Rule::Renju, moves.trim())
+        .expect("valid")
+        .board()
+        .clone();
+    assert_eq!(b.stone_count(), 223);
+    assert_eq!(b.to_move(), Color::White);
+    let b10 = Pos::new(1, 5);
+    let o1 = Pos::new(14, 14);
+    assert!(b.is_empty(b10) && b.is_empty(o1));
+    let mut after = b.clone();
+    after.play(o1);
+    assert!(after.is_forbidden(b10), "b10 is forbidden for Black");
+    let r = search(&b, depth(4));
+    assert_eq!(r.best_move, o1);
+    assert!(
+        is_decisive(r.score) && r.score > 0,
+        "a win for White: {}",
+        r.score
+    );
+}

@@ -18,6 +18,9 @@ use crate::types::{Color, Pos, Rule};
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering;
 
+/// Empty points up to which a node looks whether renju Black has any move left.
+const FEW_EMPTIES: usize = 6;
+
 impl Worker<'_> {
     /// The point where `color` makes five (the only one, or the first of several) and how many
     /// there are (0, 1 or 2 meaning "two or more").
@@ -49,6 +52,23 @@ impl Worker<'_> {
         (pts[0], n)
     }
 
+    /// Whether the board is nearly full (at most [`FEW_EMPTIES`] empty points) and every empty
+    /// point is forbidden for renju Black.
+    fn only_forbidden_left(&mut self) -> bool {
+        let size = self.board.size();
+        let empties = size * size - self.board.stone_count();
+        if empties > FEW_EMPTIES {
+            return false;
+        }
+        for i in 0..size * size {
+            let q = Pos::new(i % size, i / size);
+            if self.board.is_empty(q) && !self.board.is_forbidden(q) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// Immediate results common to every node: our five, the opponent's five threat (returns
     /// the forced block), our straight four. `Err(score)` ends the node.
     #[inline]
@@ -61,6 +81,11 @@ impl Worker<'_> {
         }
         if self.board.is_full() {
             return Err(DRAW);
+        }
+        if us == Color::Black && self.board.rule() == Rule::Renju && self.only_forbidden_left() {
+            // Black must play a forbidden point: a loss (a referee rules it so when the last
+            // empty point of a board, which is Black's to fill, is forbidden)
+            return Err(loss_in(p + 1));
         }
         if self.board.threat_count(them, Pattern4::Five) > 0 {
             let (blk, n) = self.five_points(them);
