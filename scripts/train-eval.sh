@@ -8,7 +8,7 @@
 # usage: scripts/train-eval.sh [--games N] [--renju-games N] [--standard-games N] [--nodes N]
 #                               [--concurrency N] [--dir DIR]
 #   --games N           freestyle games (default 2347; about 40 positions each)
-#   --renju-games N     renju games (default 1787)
+#   --renju-games N     renju games (default 7000)
 #   --standard-games N  standard games (default 0: standard trains on the freestyle games,
 #                       replayed under its own rule; the rules differ only in overlines)
 #   --nodes N        nodes per move (default 20000)
@@ -19,7 +19,7 @@
 # against Rapfi before committing the model (docs/engine.md, "Training the evaluation").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-games=2347 renju_games=1787 standard_games=0 nodes=20000 conc=2 dir=target/corpus
+games=2347 renju_games=7000 standard_games=0 nodes=20000 conc=2 dir=target/corpus
 while [ $# -gt 0 ]; do
   case $1 in
     --games) games=$2; shift 2 ;;
@@ -35,7 +35,7 @@ done
 cargo build --release --locked
 gomoku=target/release/gomoku
 mkdir -p "$dir"
-files=()
+files=() renju_files=()
 for rule in freestyle standard renju; do
   case $rule in
     freestyle) seed=11 want=$games ;;
@@ -44,7 +44,7 @@ for rule in freestyle standard renju; do
   esac
   [ "$want" -gt 0 ] || continue
   file=$dir/$rule-$seed.txt
-  files+=("$file")
+  if [ "$rule" = renju ]; then renju_files+=("$file"); else files+=("$file"); fi
   have=0
   [ -f "$file" ] && have=$(grep -c . "$file" || true)
   if [ "$have" -lt "$want" ]; then
@@ -54,17 +54,25 @@ for rule in freestyle standard renju; do
       --out "$file"
   fi
 done
-# first the self-play games, from the hand-set formula
+# first the self-play games, from the hand-set formula; renju, whose tables are per colour and
+# whose corpus is larger, takes more steps
 selfplay_model=$dir/eval-selfplay.bin
 "$gomoku" train "${files[@]}" --borrow standard=freestyle \
   --from-formula --iterations 400 --regularization 1e-8 --policy-iterations 200 \
+  --out "$selfplay_model"
+[ ${#renju_files[@]} -eq 0 ] || "$gomoku" train "${renju_files[@]}" \
+  --from "$selfplay_model" --iterations 1000 --regularization 1e-8 --policy-iterations 200 \
   --out "$selfplay_model"
 # then, from that model, every rule on its self-play games and on the games played against
 # Rapfi (crates/engine/weights/anchor-games), those on their results alone: our search's
 # values there come from the evaluation being trained and share its blind spots
 anchor=crates/engine/weights/anchor-games
+model=crates/engine/weights/eval.bin
 "$gomoku" train "${files[@]}" --results-only "$anchor/freestyle.txt" \
-  --results-only "$anchor/standard.txt" --results-only "$anchor/renju.txt" \
+  --results-only "$anchor/standard.txt" \
   --borrow standard=freestyle --borrow freestyle=standard \
   --from "$selfplay_model" --iterations 400 --regularization 1e-8 --policy-iterations 200 \
-  --out crates/engine/weights/eval.bin
+  --out "$model"
+[ ${#renju_files[@]} -eq 0 ] || "$gomoku" train "${renju_files[@]}" --results-only "$anchor/renju.txt" \
+  --from "$model" --iterations 1000 --regularization 1e-8 --policy-iterations 200 \
+  --out "$model"
