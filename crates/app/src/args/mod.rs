@@ -6,9 +6,12 @@
 pub mod position;
 pub mod search;
 
-pub use position::{excluded_points, load_position, result_text, searchable_position, BoardFile};
+pub use position::{
+    excluded_points, load_position, result_text, searchable_position, BoardFile, PositionArgs,
+};
 pub use search::{
-    check_hash_mb, params_with, parse_overrides, ComponentArgs, MAX_HASH_MB, MAX_THREADS,
+    check_hash_mb, params_with, parse_overrides, ComponentArgs, SearchArgs, TableArgs, MAX_HASH_MB,
+    MAX_THREADS,
 };
 
 use gomoku_engine::{Color, Rule};

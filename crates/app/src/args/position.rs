@@ -27,6 +27,40 @@ pub struct BoardFile {
     pub path: Option<PathBuf>,
 }
 
+/// The position a command starts from: the rule and board size, a board file, and the moves
+/// played from it. Add it to a command with `#[command(flatten)]`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct PositionArgs {
+    /// Rule and board size.
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// A board file to start from.
+    #[command(flatten)]
+    pub start: BoardFile,
+    /// Moves in play order, Black first, `--` for a pass: `h8 i9 j10` or `h8i9j10`.
+    #[arg(allow_hyphen_values = true)]
+    pub moves: Vec<String>,
+}
+
+impl PositionArgs {
+    /// The position these arguments give: see [`load_position`].
+    ///
+    /// # Errors
+    /// See [`load_position`].
+    pub fn load(&self, diagram: bool) -> Result<Game> {
+        load_position(self.board, &self.start, &self.moves, diagram)
+    }
+
+    /// The position these arguments give, with something to search: see
+    /// [`searchable_position`].
+    ///
+    /// # Errors
+    /// See [`searchable_position`].
+    pub fn searchable(&self, diagram: bool) -> Result<Game> {
+        searchable_position(self.board, &self.start, &self.moves, diagram)
+    }
+}
+
 /// The position a command starts from: the board file's position, if any (a diagram or a
 /// position line: see [`BoardFile`]), then the moves given on the command line as a game (game rules apply: a
 /// five ends it) or, with `diagram`, as stones placed without rules.

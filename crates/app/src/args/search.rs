@@ -22,6 +22,67 @@ pub struct ComponentArgs {
     pub no_ordering: bool,
 }
 
+/// The threads and the transposition table of a search. Add them to a command with
+/// `#[command(flatten)]`.
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct TableArgs {
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash_mb: usize,
+}
+
+/// The flags of a search of one position (`think`, `analyze`): the searcher, its threads and
+/// table, a node limit, parameter overrides and points left out. Add them to a command with
+/// `#[command(flatten)]`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct SearchArgs {
+    /// Search and evaluator (the engine by default).
+    #[command(flatten)]
+    pub components: ComponentArgs,
+    /// Threads and table.
+    #[command(flatten)]
+    pub table: TableArgs,
+    /// Stop after this many nodes.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Override a search parameter (`name=value`, repeatable; pvs only; for tuning
+    /// experiments).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Leave these points out of the search: the best move among the others (`g8,l8`;
+    /// repeatable).
+    #[arg(long, value_name = "POINTS")]
+    pub exclude: Vec<String>,
+}
+
+impl SearchArgs {
+    /// Builds the searcher of these flags, for a search to `depth` if one is given.
+    ///
+    /// # Errors
+    /// No thread, a depth below 1; see [`ComponentArgs::spec`].
+    pub fn build(&self, depth: Option<i32>) -> Result<(SearcherSpec, Box<dyn Searcher>)> {
+        if self.table.threads == 0 {
+            bail!("--threads must be at least 1");
+        }
+        if depth.is_some_and(|d| d < 1) {
+            bail!("--depth must be at least 1");
+        }
+        self.components
+            .build(self.table.hash_mb, self.table.threads, &self.set)
+    }
+
+    /// The points of `--exclude` for a search of `game`: see [`super::excluded_points`].
+    ///
+    /// # Errors
+    /// See [`super::excluded_points`].
+    pub fn excluded(&self, game: &gomoku_engine::Game) -> Result<Vec<gomoku_engine::Pos>> {
+        super::excluded_points(game, &self.exclude)
+    }
+}
+
 /// The largest table the commands accept, as the pbrain protocol's clamp.
 pub const MAX_HASH_MB: usize = crate::pbrain::settings::MAX_HASH_MB;
 

@@ -2,7 +2,7 @@
 //! table use, cut-offs, branching factor, time, and optionally the size of the plain minimax
 //! tree of the same depth (the pruning ratio).
 
-use crate::args::{searchable_position, ComponentArgs};
+use crate::args::SearchArgs;
 use anyhow::{bail, Result};
 use gomoku_engine::notation::{format_moves, format_pos};
 use gomoku_engine::search::{format_score, RootMove, ValueBound};
@@ -17,23 +17,18 @@ const MINIMAX_MAX_DEPTH: i32 = 5;
 /// Arguments of `gomoku analyze`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rule and board size.
+    /// The position to analyse.
     #[command(flatten)]
-    pub board: crate::args::BoardArgs,
-    /// A board diagram to start from.
-    #[command(flatten)]
-    pub start: crate::args::BoardFile,
+    pub position: crate::args::PositionArgs,
     /// Search to this nominal depth (default 4, minimax 3, when no --time-ms is given).
     #[arg(long)]
     pub depth: Option<i32>,
     /// Search for this many milliseconds.
     #[arg(long)]
     pub time_ms: Option<u64>,
-    /// Stop after this many nodes.
-    #[arg(long)]
-    pub nodes: Option<u64>,
+    /// The searcher and its limits.
     #[command(flatten)]
-    pub components: ComponentArgs,
+    pub search: SearchArgs,
     /// Also search the plain minimax tree of the same depth over the same candidates and
     /// report its node count and the pruning ratio (depths up to 5).
     #[arg(long)]
@@ -50,29 +45,12 @@ pub struct Args {
     /// so the search goes deeper in the same time.
     #[arg(long, value_name = "N", conflicts_with = "bounds")]
     pub exact: Option<usize>,
-    /// Search threads (pvs).
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-    /// Transposition table size in MB (pvs).
-    #[arg(long, default_value_t = 64)]
-    pub hash_mb: usize,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
     /// Read the moves as a diagram (stones placed without game rules).
     #[arg(long)]
     pub diagram: bool,
-    /// Override a search parameter (`name=value`, repeatable; pvs only; for tuning
-    /// experiments).
-    #[arg(long = "set", value_name = "NAME=VALUE")]
-    pub set: Vec<String>,
-    /// Leave these points out of the search: the best move among the others (`g8,l8`;
-    /// repeatable).
-    #[arg(long, value_name = "POINTS")]
-    pub exclude: Vec<String>,
-    /// Moves in play order, Black first, `--` for a pass.
-    #[arg(allow_hyphen_values = true)]
-    pub moves: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -215,7 +193,7 @@ fn ratio(a: u64, b: u64) -> Option<f64> {
 /// # Errors
 /// Bad moves, a finished game, a full board, impossible flag combinations.
 pub fn run(args: &Args) -> Result<()> {
-    let game = searchable_position(args.board, &args.start, &args.moves, args.diagram)?;
+    let game = args.position.searchable(args.diagram)?;
     let board = game.board();
     let (spec, mut searcher, limits, options) = prepare(args, &game)?;
     let (result, iters) = run_search(searcher.as_mut(), board, &limits, &options);
@@ -248,18 +226,8 @@ fn prepare(
     args: &Args,
     game: &Game,
 ) -> Result<(SearcherSpec, Box<dyn Searcher>, Limits, SearchOptions)> {
-    if args.threads == 0 {
-        bail!("--threads must be at least 1");
-    }
-    if let Some(d) = args.depth {
-        if d < 1 {
-            bail!("--depth must be at least 1");
-        }
-    }
-    let (spec, searcher) = args
-        .components
-        .build(args.hash_mb, args.threads, &args.set)?;
-    let depth = match (args.depth, args.time_ms, args.nodes) {
+    let (spec, searcher) = args.search.build(args.depth)?;
+    let depth = match (args.depth, args.time_ms, args.search.nodes) {
         (Some(d), _, _) => Some(d),
         (None, None, None) => Some(match spec.search {
             SearchKind::Minimax => 3,
@@ -280,7 +248,7 @@ fn prepare(
     let limits = Limits {
         move_time_ms: args.time_ms,
         depth,
-        nodes: args.nodes,
+        nodes: args.search.nodes,
         ..Limits::default()
     };
     if args.exact == Some(0) {
@@ -290,7 +258,7 @@ fn prepare(
         all_root_values: !args.bounds,
         exact_moves: args.exact.unwrap_or(0),
         report_root_moves: args.bounds,
-        exclude: crate::args::excluded_points(game, &args.exclude)?,
+        exclude: args.search.excluded(game)?,
         ..SearchOptions::default()
     };
     Ok((spec, searcher, limits, options))

@@ -27,12 +27,9 @@ use std::time::Instant;
 /// Arguments of `gomoku play`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rule and board size.
+    /// The position to start from: the moves are played before the game starts.
     #[command(flatten)]
-    pub board: crate::args::BoardArgs,
-    /// A board diagram to start from.
-    #[command(flatten)]
-    pub start: crate::args::BoardFile,
+    pub position: crate::args::PositionArgs,
     /// The colour you play: black (moves first) or white.
     #[arg(long, default_value = "black", value_parser = crate::args::parse_color)]
     pub color: Color,
@@ -66,9 +63,6 @@ pub struct Args {
     /// white. Starts from the empty board.
     #[arg(long, value_parser = crate::args::parse_opening)]
     pub opening: Option<OpeningKind>,
-    /// Moves played before the game starts, Black first.
-    #[arg(allow_hyphen_values = true)]
-    pub moves: Vec<String>,
 }
 
 const HELP: &str = "commands: a point like h8 to play there, undo (takes back your last move \
@@ -640,6 +634,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
     }
     if args
+        .position
         .start
         .path
         .as_ref()
@@ -654,18 +649,19 @@ pub fn run(args: &Args) -> Result<()> {
         Some(OpeningKind::Renju(rule)) => Some(rule),
         _ => None,
     };
-    let from_position = args.start.path.is_some() || !args.moves.is_empty();
+    let start = &args.position;
+    let from_position = start.start.path.is_some() || !start.moves.is_empty();
     if swap2_asked(args) && from_position {
         bail!("a swap2 opening starts from the empty board: no moves or --board with --swap2");
     }
     if let (Some(rule), true) = (opening_rule, from_position) {
         bail!("a {rule} opening starts from the empty board: no moves or --board with it");
     }
-    let mut board_args = args.board;
+    let mut board_args = start.board;
     if board_args.rule.is_none() {
         board_args.rule = args.opening.map(OpeningKind::default_rule);
     }
-    let game = load_position(board_args, &args.start, &args.moves, false)?;
+    let game = load_position(board_args, &start.start, &start.moves, false)?;
     if let Some(rule) = opening_rule {
         renju::Opening::check_start(rule, game.board()).map_err(anyhow::Error::msg)?;
     }

@@ -9,12 +9,9 @@ use serde::Serialize;
 /// Arguments of `gomoku position`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rule and board size.
+    /// The position to print.
     #[command(flatten)]
-    pub board: crate::args::BoardArgs,
-    /// A board diagram to start from.
-    #[command(flatten)]
-    pub start: crate::args::BoardFile,
+    pub position: crate::args::PositionArgs,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -22,9 +19,6 @@ pub struct Args {
     /// fouls do not end the game), as the puzzle files do.
     #[arg(long)]
     pub diagram: bool,
-    /// Moves in play order, Black first, `--` for a pass: `h8 i9 j10` or `h8i9j10`.
-    #[arg(allow_hyphen_values = true)]
-    pub moves: Vec<String>,
 }
 
 /// The facts `position --json` prints.
@@ -64,7 +58,7 @@ pub struct ForbiddenJson {
 /// # Errors
 /// The first bad token, with the reason.
 pub fn build_game(args: &Args) -> Result<Game> {
-    crate::args::load_position(args.board, &args.start, &args.moves, args.diagram)
+    args.position.load(args.diagram)
 }
 
 fn result_json(size: usize, r: Option<&GameResult>) -> serde_json::Value {

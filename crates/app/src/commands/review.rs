@@ -14,24 +14,18 @@ use std::sync::atomic::AtomicBool;
 /// Arguments of `gomoku review`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rule and board size.
+    /// The game to review: the moves given are the game played from the board file's position.
     #[command(flatten)]
-    pub board: crate::args::BoardArgs,
-    /// A board diagram to start from: the moves given are the game played from it.
-    #[command(flatten)]
-    pub start: crate::args::BoardFile,
+    pub position: crate::args::PositionArgs,
     /// Time for each position in milliseconds.
     #[arg(long, default_value_t = 500)]
     pub time_ms: u64,
     /// Stop each position's search at this nominal depth.
     #[arg(long)]
     pub depth: Option<i32>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-    /// Transposition table size in MB.
-    #[arg(long, default_value_t = 64)]
-    pub hash_mb: usize,
+    /// Threads and table.
+    #[command(flatten)]
+    pub table: crate::args::TableArgs,
     /// Read the game from a Piskvork `.psq` record instead of the moves (the record gives the
     /// board size).
     #[arg(long, value_name = "FILE")]
@@ -39,9 +33,6 @@ pub struct Args {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Moves in play order, Black first, `--` for a pass.
-    #[arg(allow_hyphen_values = true)]
-    pub moves: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -59,17 +50,17 @@ struct ReviewJson {
 /// Reads the game to review from the arguments.
 fn load_game(args: &Args) -> Result<Game> {
     let Some(file) = &args.psq else {
-        return crate::args::load_position(args.board, &args.start, &args.moves, false);
+        return args.position.load(false);
     };
-    if args.start.path.is_some() {
+    if args.position.start.path.is_some() {
         bail!("give either --psq or --board, not both");
     }
-    if !args.moves.is_empty() {
+    if !args.position.moves.is_empty() {
         bail!("give either --psq or moves, not both");
     }
     let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
     let rec = crate::psq::parse(&text).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
-    let mut game = Game::new(rec.size, args.board.rule())?;
+    let mut game = Game::new(rec.size, args.position.board.rule())?;
     for (k, &(p, _)) in rec.moves.iter().enumerate() {
         game.play(p)
             .map_err(|e| anyhow::anyhow!("{file}: move {}: {e}", k + 1))?;
@@ -96,13 +87,13 @@ fn counts_text(c: &CountsJson) -> String {
 /// # Errors
 /// Bad moves or record, bad limits.
 pub fn run(args: &Args) -> Result<()> {
-    if !(1..=crate::args::MAX_THREADS).contains(&args.threads) {
+    if !(1..=crate::args::MAX_THREADS).contains(&args.table.threads) {
         bail!("--threads must be 1 to {}", crate::args::MAX_THREADS);
     }
-    if args.hash_mb == 0 {
+    if args.table.hash_mb == 0 {
         bail!("--hash-mb must be at least 1");
     }
-    crate::args::check_hash_mb(args.hash_mb)?;
+    crate::args::check_hash_mb(args.table.hash_mb)?;
     if args.time_ms == 0 {
         bail!("--time-ms must be at least 1");
     }
@@ -116,8 +107,8 @@ pub fn run(args: &Args) -> Result<()> {
         bail!("the game has no moves to review");
     }
     let mut engine = Engine::new(EngineConfig {
-        hash_mb: args.hash_mb,
-        threads: args.threads,
+        hash_mb: args.table.hash_mb,
+        threads: args.table.threads,
     });
     let limits = Limits {
         move_time_ms: Some(args.time_ms),

@@ -1,6 +1,6 @@
 //! `gomoku think`: searches a position and prints the progress line by line, then the move.
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use gomoku_engine::notation::{format_moves, format_pos};
 use gomoku_engine::search::format_score;
 use gomoku_engine::{Limits, SearchEvent, SearchOptions};
@@ -10,46 +10,24 @@ use std::sync::atomic::AtomicBool;
 /// Arguments of `gomoku think`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Rule and board size.
+    /// The position to search.
     #[command(flatten)]
-    pub board: crate::args::BoardArgs,
-    /// A board diagram to start from.
-    #[command(flatten)]
-    pub start: crate::args::BoardFile,
+    pub position: crate::args::PositionArgs,
     /// Time for the move in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub time_ms: u64,
     /// Stop at this nominal depth.
     #[arg(long)]
     pub depth: Option<i32>,
-    /// Stop after this many nodes.
-    #[arg(long)]
-    pub nodes: Option<u64>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
-    /// Transposition table size in MB.
-    #[arg(long, default_value_t = 64)]
-    pub hash_mb: usize,
-    /// Search and evaluator (the engine by default).
+    /// The searcher and its limits.
     #[command(flatten)]
-    pub components: crate::args::ComponentArgs,
+    pub search: crate::args::SearchArgs,
     /// Print one JSON object at the end instead of progress lines.
     #[arg(long)]
     pub json: bool,
     /// Read the moves as a diagram (stones placed without game rules).
     #[arg(long)]
     pub diagram: bool,
-    /// Override a search parameter (`name=value`, repeatable; for tuning experiments).
-    #[arg(long = "set", value_name = "NAME=VALUE")]
-    pub set: Vec<String>,
-    /// Leave these points out of the search: the best move among the others (`g8,l8`;
-    /// repeatable).
-    #[arg(long, value_name = "POINTS")]
-    pub exclude: Vec<String>,
-    /// Moves in play order, Black first, `--` for a pass.
-    #[arg(allow_hyphen_values = true)]
-    pub moves: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -85,27 +63,18 @@ struct ThinkJson {
 /// # Errors
 /// Bad moves, a finished game or a full board.
 pub fn run(args: &Args) -> Result<()> {
-    let game =
-        crate::args::searchable_position(args.board, &args.start, &args.moves, args.diagram)?;
+    let game = args.position.searchable(args.diagram)?;
     let board = game.board();
-    if args.threads == 0 {
-        bail!("--threads must be at least 1");
-    }
-    if args.depth.is_some_and(|d| d < 1) {
-        bail!("--depth must be at least 1");
-    }
     let size = board.size();
-    let (_, mut searcher) = args
-        .components
-        .build(args.hash_mb, args.threads, &args.set)?;
+    let (_, mut searcher) = args.search.build(args.depth)?;
     let limits = Limits {
         move_time_ms: Some(args.time_ms),
         depth: args.depth,
-        nodes: args.nodes,
+        nodes: args.search.nodes,
         ..Limits::default()
     };
     let options = SearchOptions {
-        exclude: crate::args::excluded_points(&game, &args.exclude)?,
+        exclude: args.search.excluded(&game)?,
         ..SearchOptions::default()
     };
     let stop = AtomicBool::new(false);
