@@ -84,127 +84,63 @@ pub(super) async fn delete(
     Ok(StatusCode::NO_CONTENT)
 }
 
-pub(super) async fn play(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
+/// Runs an action that reads a JSON body on the game. The game must exist before the body
+/// matters (an unknown game is a 404 whatever is sent); an empty body is `empty`, if given.
+pub(super) fn act_on_body<T: DeserializeOwned>(
+    state: &AppState,
+    id: &str,
     body: Result<Bytes, BytesRejection>,
+    empty: Option<T>,
+    action: impl FnOnce(&mut Slot, &T) -> ApiResult<()>,
 ) -> ApiResult<Json<GameView>> {
-    // the game must exist before the body matters: an unknown game is a 404 whatever is sent
-    state.games.get(&id)?;
-    let req: MoveRequest = parse_body(body, None)?;
-    act(&state, &id, |s| s.play(&req))
+    state.games.get(id)?;
+    let req: T = parse_body(body, empty)?;
+    act(state, id, |s| action(s, &req))
 }
 
-pub(super) async fn undo(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> ApiResult<Json<GameView>> {
-    act(&state, &id, Slot::undo)
+/// Handlers that each run one action of the game and answer with its new state:
+/// `name => action` for an action without a body, `name(Request, empty) => action` for one
+/// that reads a `Request` from the JSON body (`empty`: the request an empty body stands for,
+/// or `None` when the body is required).
+macro_rules! game_actions {
+    ($($name:ident => $action:expr;)*) => {$(
+        pub(super) async fn $name(
+            axum::extract::State(state): axum::extract::State<super::AppState>,
+            axum::extract::Path(id): axum::extract::Path<String>,
+        ) -> Result<axum::Json<super::games::GameView>, super::error::ApiError> {
+            super::api::act(&state, &id, $action)
+        }
+    )*};
+    ($($name:ident($req:ty, $empty:expr) => $action:expr;)*) => {$(
+        pub(super) async fn $name(
+            axum::extract::State(state): axum::extract::State<super::AppState>,
+            axum::extract::Path(id): axum::extract::Path<String>,
+            body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+        ) -> Result<axum::Json<super::games::GameView>, super::error::ApiError> {
+            super::api::act_on_body::<$req>(&state, &id, body, $empty, $action)
+        }
+    )*};
+}
+pub(super) use game_actions;
+
+game_actions! {
+    undo => Slot::undo;
+    redo => Slot::redo;
+    hint => Slot::hint;
+    go => Slot::go;
+    stop => Slot::stop;
+    swap => Slot::swap;
 }
 
-pub(super) async fn redo(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> ApiResult<Json<GameView>> {
-    act(&state, &id, Slot::redo)
-}
-
-pub(super) async fn hint(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> ApiResult<Json<GameView>> {
-    act(&state, &id, Slot::hint)
-}
-
-pub(super) async fn go(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> ApiResult<Json<GameView>> {
-    act(&state, &id, Slot::go)
-}
-
-pub(super) async fn stop(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> ApiResult<Json<GameView>> {
-    act(&state, &id, Slot::stop)
-}
-
-pub(super) async fn resign(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult<Json<GameView>> {
-    state.games.get(&id)?;
-    let req: ResignRequest = parse_body(body, Some(ResignRequest::default()))?;
-    act(&state, &id, |s| s.resign(&req))
-}
-
-pub(super) async fn analyze(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult<Json<GameView>> {
-    state.games.get(&id)?;
-    let req: AnalyzeRequest = parse_body(body, Some(AnalyzeRequest::default()))?;
-    act(&state, &id, |s| s.analyze(&req))
-}
-
-pub(super) async fn review(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult<Json<GameView>> {
-    state.games.get(&id)?;
-    let req: ReviewRequest = parse_body(body, Some(ReviewRequest::default()))?;
-    act(&state, &id, |s| s.review(&req))
-}
-
-pub(super) async fn solve(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult<Json<GameView>> {
-    state.games.get(&id)?;
-    let req: SolveRequest = parse_body(body, Some(SolveRequest::default()))?;
-    act(&state, &id, |s| s.solve(&req))
-}
-
-pub(super) async fn swap(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-) -> ApiResult<Json<GameView>> {
-    act(&state, &id, Slot::swap)
-}
-
-pub(super) async fn swap2(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult<Json<GameView>> {
-    state.games.get(&id)?;
-    let req: Swap2Request = parse_body(body, None)?;
-    act(&state, &id, |s| s.swap2_choice(&req))
-}
-
-pub(super) async fn renju(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult<Json<GameView>> {
-    state.games.get(&id)?;
-    let req: RenjuRequest = parse_body(body, None)?;
-    act(&state, &id, |s| s.renju_action(&req))
-}
-
-pub(super) async fn settings(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
-) -> ApiResult<Json<GameView>> {
-    state.games.get(&id)?;
-    let req: Settings = parse_body(body, Some(Settings::default()))?;
-    act(&state, &id, |s| s.settings(&req))
+game_actions! {
+    play(MoveRequest, None) => Slot::play;
+    resign(ResignRequest, Some(ResignRequest::default())) => Slot::resign;
+    analyze(AnalyzeRequest, Some(AnalyzeRequest::default())) => Slot::analyze;
+    review(ReviewRequest, Some(ReviewRequest::default())) => Slot::review;
+    solve(SolveRequest, Some(SolveRequest::default())) => Slot::solve;
+    swap2(Swap2Request, None) => Slot::swap2_choice;
+    renju(RenjuRequest, None) => Slot::renju_action;
+    settings(Settings, Some(Settings::default())) => Slot::settings;
 }
 
 #[derive(Debug, Deserialize)]

@@ -1,30 +1,9 @@
 //! The handlers of the game's tree of moves: showing a node, promoting or deleting a line.
 
-use super::api::{act, parse_body};
-use super::error::ApiError;
-use super::games::{BranchRequest, GameView, GotoRequest};
-use super::AppState;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{Path, State};
-use axum::Json;
+use super::api::game_actions;
+use super::games::{BranchRequest, GotoRequest, Slot};
 
-pub(super) async fn goto(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<GameView>, ApiError> {
-    state.games.get(&id)?;
-    let req: GotoRequest = parse_body(body, None)?;
-    act(&state, &id, |s| s.goto(&req))
-}
-
-pub(super) async fn branch(
-    State(state): State<AppState>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<GameView>, ApiError> {
-    state.games.get(&id)?;
-    let req: BranchRequest = parse_body(body, None)?;
-    act(&state, &id, |s| s.branch(&req))
+game_actions! {
+    goto(GotoRequest, None) => Slot::goto;
+    branch(BranchRequest, None) => Slot::branch;
 }
