@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod decision;
 pub mod eval;
 pub mod game;
 pub mod notation;

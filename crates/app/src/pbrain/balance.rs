@@ -163,17 +163,11 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut notes = Vec::new();
         let mut note = |s: String| notes.push(s);
-        let mut cx = Context {
-            searcher: &mut engine,
-            limits: Limits {
-                depth: Some(4),
-                ..Limits::default()
-            },
-            time_ms: None,
-            stop: &stop,
-            seed: 0,
-            note: &mut note,
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
         };
+        let mut cx = Context::new(&mut engine, limits, &stop, &mut note);
         let stones = if two_moves {
             two(&mut cx, &board, &[], bias)
         } else {
@@ -234,17 +228,11 @@ mod tests {
             .points()
             .filter(|&p| board.is_empty(p) && p != Pos::new(4, 4))
             .collect();
-        let mut cx = Context {
-            searcher: &mut engine,
-            limits: Limits {
-                depth: Some(2),
-                ..Limits::default()
-            },
-            time_ms: None,
-            stop: &stop,
-            seed: 0,
-            note: &mut note,
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
         };
+        let mut cx = Context::new(&mut engine, limits, &stop, &mut note);
         assert_eq!(two(&mut cx, &board, &exclude, 0), vec![Pos::new(4, 4)]);
     }
 }

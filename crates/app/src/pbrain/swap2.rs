@@ -10,9 +10,8 @@
 use gomoku_engine::notation::{format_xy, parse_xy};
 use gomoku_engine::rng::{Rng, XorShift64};
 use gomoku_engine::search::format_score;
-use gomoku_engine::study::Searcher;
 use gomoku_engine::{Board, Color, Limits, Pos, SearchOptions, SearchResult};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// A value for White within this many points of zero counts as an even position (the
@@ -68,49 +67,24 @@ impl Answer {
     }
 }
 
-/// What [`decide`] searches with.
-pub struct Context<'a> {
-    /// The searcher (the engine, or a simpler one of `match`).
-    pub searcher: &'a mut dyn Searcher,
-    /// Depth and node limits for every search (their times are set here).
-    pub limits: Limits,
-    /// Milliseconds for the whole decision (`None`: the limits' own).
-    pub time_ms: Option<u64>,
-    /// Stops every search at once.
-    pub stop: &'a AtomicBool,
-    /// Varies the proposed opening from game to game.
-    pub seed: u64,
-    /// One line per step of the decision, for the manager's log.
-    pub note: &'a mut dyn FnMut(String),
-}
+/// What [`decide`] searches with (its `seed` varies the proposed opening from game to game).
+pub use gomoku_engine::decision::Context;
 
-impl std::fmt::Debug for Context<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Context")
-            .field("limits", &self.limits)
-            .field("time_ms", &self.time_ms)
-            .field("seed", &self.seed)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Context<'_> {
-    /// Searches `board` with `share` (0 to 1) of the decision's time left.
-    fn search(
-        &mut self,
-        board: &Board,
-        share: f64,
-        started: Instant,
-        all_values: bool,
-    ) -> SearchResult {
-        let limits = share_of(&self.limits, self.time_ms, share, started);
-        let options = SearchOptions {
-            all_root_values: all_values,
-            ..SearchOptions::default()
-        };
-        self.searcher
-            .search(board, &limits, &options, self.stop, &mut |_| {})
-    }
+/// Searches `board` with `share` (0 to 1) of the decision's time left.
+fn search(
+    cx: &mut Context<'_>,
+    board: &Board,
+    share: f64,
+    started: Instant,
+    all_values: bool,
+) -> SearchResult {
+    let limits = share_of(&cx.limits, cx.time_ms, share, started);
+    let options = SearchOptions {
+        all_root_values: all_values,
+        ..SearchOptions::default()
+    };
+    cx.searcher
+        .search(board, &limits, &options, cx.stop, &mut |_| {})
 }
 
 /// `limits` for one search of a decision that has `time_ms` in all (`None`: the limits' own)
@@ -162,7 +136,7 @@ fn propose_opening(cx: &mut Context<'_>, board: &Board, started: Instant) -> Ans
         if stones.iter().any(|&p| b.try_play(p).is_err()) {
             continue;
         }
-        let r = cx.search(&b, 1.0 / (n - i) as f64, started, false);
+        let r = search(cx, &b, 1.0 / (n - i) as f64, started, false);
         let off = r.score.abs();
         (cx.note)(format!(
             "swap2: opening {} scores {} for White (depth {})",
@@ -180,7 +154,7 @@ fn propose_opening(cx: &mut Context<'_>, board: &Board, started: Instant) -> Ans
 
 /// The second player's choice after three stones.
 fn answer_opening(cx: &mut Context<'_>, board: &Board, started: Instant) -> Answer {
-    let r = cx.search(board, 0.5, started, false);
+    let r = search(cx, board, 0.5, started, false);
     let value = r.score;
     if value < -EVEN {
         (cx.note)(format!(
@@ -202,7 +176,7 @@ fn answer_opening(cx: &mut Context<'_>, board: &Board, started: Instant) -> Answ
     }
     // even: a 4th and a 5th stone that keep it even, and the opponent chooses
     if b.try_play(fourth).is_ok() && !cx.stop.load(Ordering::Relaxed) {
-        let black = cx.search(&b, 1.0, started, true);
+        let black = search(cx, &b, 1.0, started, true);
         let fifth = black
             .root_moves
             .iter()
@@ -227,7 +201,7 @@ fn answer_opening(cx: &mut Context<'_>, board: &Board, started: Instant) -> Answ
 
 /// The first player's choice after five stones.
 fn choose_colour(cx: &mut Context<'_>, board: &Board, started: Instant) -> Answer {
-    let r = cx.search(board, 1.0, started, false);
+    let r = search(cx, board, 1.0, started, false);
     match playable(&mut board.clone(), r.best_move) {
         Some(sixth) if r.score >= 0 => {
             (cx.note)(format!(
@@ -318,6 +292,7 @@ fn openings(board: &Board, seed: u64) -> Vec<Vec<Pos>> {
 mod tests {
     use super::*;
     use gomoku_engine::{Engine, EngineConfig, Rule};
+    use std::sync::atomic::AtomicBool;
 
     fn engine() -> Engine {
         Engine::new(EngineConfig {
@@ -335,17 +310,12 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut notes = Vec::new();
         let mut note = |s: String| notes.push(s);
-        let mut cx = Context {
-            searcher: &mut e,
-            limits: Limits {
-                depth: Some(6),
-                ..Limits::default()
-            },
-            time_ms: None,
-            stop: &stop,
-            seed,
-            note: &mut note,
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
         };
+        let mut cx = Context::new(&mut e, limits, &stop, &mut note);
+        cx.seed = seed;
         let answer = decide(&mut cx, &board);
         assert!(!notes.is_empty(), "the decision is explained");
         answer

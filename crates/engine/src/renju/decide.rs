@@ -17,19 +17,19 @@
 //!   ten offers rather than one fifth when the tenth best is worth more than a single fifth;
 //! - **the choice among offers**: the offer after which White's value is best.
 //!
-//! Values come from the [`Searcher`] with every root move searched to an exact value where
+//! Values come from the [`Searcher`](crate::study::Searcher) with every root move searched to an exact value where
 //! several are compared. The decision's time is shared between its searches (the searches
 //! report their own elapsed time: this module reads no clock).
 
 use super::names::OPENINGS;
 use super::rules::{Action, Area, Opening, OpeningRule, Step};
 use crate::board::Board;
+pub use crate::decision::Context;
 use crate::rng::{Rng, XorShift64};
 use crate::search::score::{format_score, Score};
-use crate::search::{Limits, SearchOptions, SearchResult, ValueBound};
-use crate::study::Searcher;
+use crate::search::{SearchOptions, SearchResult, ValueBound};
 use crate::types::{Color, Pos};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 /// A value within this many points of zero counts as even: keeping the colour held is as good
 /// as swapping.
@@ -40,32 +40,6 @@ const OPENING_CANDIDATES: usize = 8;
 
 /// How many 4th stones White compares under Soosõrv-8.
 const FOURTH_CANDIDATES: usize = 4;
-
-/// What [`decide`] searches with.
-pub struct Context<'a> {
-    /// The searcher (the engine, or a simpler one of `match`).
-    pub searcher: &'a mut dyn Searcher,
-    /// Depth and node limits for every search (their times are set here).
-    pub limits: Limits,
-    /// Milliseconds for the whole decision (`None`: the limits' own for each search).
-    pub time_ms: Option<u64>,
-    /// Stops every search at once.
-    pub stop: &'a AtomicBool,
-    /// Varies the first player's opening from game to game.
-    pub seed: u64,
-    /// One line per step of the decision (points in `h8` style), for a log.
-    pub note: &'a mut dyn FnMut(String),
-}
-
-impl std::fmt::Debug for Context<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Context")
-            .field("limits", &self.limits)
-            .field("time_ms", &self.time_ms)
-            .field("seed", &self.seed)
-            .finish_non_exhaustive()
-    }
-}
 
 /// The actions of the player to act in `opening` on `board` (the game so far), in order:
 /// everything it does until the other player acts or the opening is over (three stones, a
