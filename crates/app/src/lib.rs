@@ -14,6 +14,7 @@ mod prop_support;
 pub mod psq;
 pub mod renju_opening;
 pub mod review_json;
+pub mod seed;
 pub mod sgf;
 pub mod stats;
 pub mod web;

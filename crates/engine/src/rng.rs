@@ -86,6 +86,14 @@ impl Rng for SplitMix64 {
     }
 }
 
+/// The seed of item `n` of a series whose seed is `seed` (a game of a self-play corpus, a
+/// decision of a game): the series' seed spread over the bits, then the item's number mixed
+/// in, so that the items of neighbouring series are unrelated.
+#[must_use]
+pub const fn mix(seed: u64, n: u64) -> u64 {
+    seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ n
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -304,9 +304,7 @@ impl Player for Internal {
             ..self.limits.clone()
         };
         let stop = AtomicBool::new(false);
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64);
+        let seed = crate::seed::time_seed();
         let mut cx = swap2::Context {
             searcher: self.searcher.as_mut(),
             time_ms: limits.move_time_ms,
@@ -328,9 +326,7 @@ impl Player for Internal {
             ..self.limits.clone()
         };
         let stop = AtomicBool::new(false);
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64);
+        let seed = crate::seed::time_seed();
         let time_ms = match (limits.move_time_ms, time_left_ms) {
             // a decision is worth a move, but not more than a fifteenth of the game time left
             (Some(t), Some(left)) => Some(t.min(left / 15)),

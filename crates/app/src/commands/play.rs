@@ -671,9 +671,7 @@ pub fn run(args: &Args) -> Result<()> {
         (total, inc) => Some(Clock::new(total, inc.unwrap_or(0)).map_err(anyhow::Error::msg)?),
     };
     let (_, searcher) = args.components.build(args.hash_mb, 1, &[])?;
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
+    let seed = crate::seed::time_seed();
     let mut table = Table {
         args,
         start_len: game.board().moves().len(),

@@ -9,7 +9,7 @@
 use anyhow::{bail, Context, Result};
 use gomoku_engine::eval::{EvalModel, EvalParams};
 use gomoku_engine::notation::format_moves;
-use gomoku_engine::rng::{Rng, SplitMix64};
+use gomoku_engine::rng::{self, Rng, SplitMix64};
 use gomoku_engine::search::score::WIN_MIN;
 use gomoku_engine::{
     Color, Engine, EngineConfig, Game, GameResult, Limits, Pos, Rule, SearchOptions,
@@ -159,7 +159,7 @@ fn random_opening(
 fn play_game(args: &Args, number: usize, engine: &mut Engine) -> Option<Played> {
     let rule = args.board.rule();
     let size = args.board.size;
-    let mut rng = SplitMix64::new(args.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ number as u64);
+    let mut rng = SplitMix64::new(rng::mix(args.seed, number as u64));
     let stop = AtomicBool::new(false);
     let limits = Limits {
         nodes: Some(args.nodes),

@@ -239,9 +239,7 @@ fn swap2_answer(engine: &mut Engine, job: &SearchJob, out: &Output) -> swap2::An
     // worth more than one move, not the match
     let turn = job.budget.hard_deadline_ms().saturating_sub(waited);
     let time_ms = job.budget.game_left_ms.map_or(turn, |g| turn.min(g / 15));
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64);
+    let seed = crate::seed::time_seed();
     decision(engine, job, out, waited, time_ms, seed, |cx| {
         swap2::decide(cx, &job.board)
     })
