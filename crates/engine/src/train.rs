@@ -44,16 +44,12 @@ impl Layout {
     pub fn of(rule: Rule) -> Layout {
         Layout {
             rule,
-            per_colour: rule == Rule::Renju,
+            per_colour: per_colour(rule),
         }
     }
 
     fn colours(self) -> usize {
-        if self.per_colour {
-            2
-        } else {
-            1
-        }
+        copies(self.per_colour)
     }
 
     /// Number of parameters.
@@ -71,57 +67,121 @@ impl Layout {
     /// Index of the value of `pcode` for `colour`.
     #[must_use]
     pub fn value_index(self, colour: Color, pcode: usize) -> usize {
-        let c = if self.per_colour { colour.index() } else { 0 };
-        c * NUM_PCODES + pcode
+        copy_of(self.per_colour, colour) * NUM_PCODES + pcode
     }
 
     /// Index of the threat entry `mask` with `to_move` to move.
     #[must_use]
     pub fn threat_index(self, to_move: Color, mask: usize) -> usize {
-        let c = if self.per_colour { to_move.index() } else { 0 };
+        let c = copy_of(self.per_colour, to_move);
         self.colours() * NUM_PCODES + c * NUM_THREAT_MASKS + mask
+    }
+
+    /// Every entry of this rule's tables with its parameter index, colour by colour.
+    fn entries(self) -> impl Iterator<Item = (usize, Entry)> {
+        Color::BOTH.into_iter().flat_map(move |colour| {
+            let values = (0..NUM_PCODES)
+                .map(move |pcode| (self.value_index(colour, pcode), Entry::Value(colour, pcode)));
+            let threats = (0..NUM_THREAT_MASKS)
+                .map(move |mask| (self.threat_index(colour, mask), Entry::Threat(colour, mask)));
+            values.chain(threats)
+        })
     }
 
     /// The parameters of `model` for this rule, as a vector.
     #[must_use]
     pub fn params_of(self, model: &EvalModel) -> Vec<f64> {
-        let mut w = vec![0.0; self.len()];
-        for colour in Color::BOTH {
-            for pcode in 0..NUM_PCODES {
-                w[self.value_index(colour, pcode)] =
-                    f64::from(model.value(self.rule, colour, pcode));
-            }
-            for mask in 0..NUM_THREAT_MASKS {
-                w[self.threat_index(colour, mask)] =
-                    f64::from(model.threat(self.rule, colour, mask));
-            }
-        }
-        w
+        params_of(self.len(), self.rule, self.entries(), model)
     }
 
     /// Writes the parameters `w` into `model`'s tables of this rule (rounded, saturated).
     pub fn store(self, w: &[f64], model: &mut EvalModel) {
-        let r = |x: f64| x.round().clamp(-30_000.0, 30_000.0) as i16;
-        for colour in Color::BOTH {
-            for pcode in 0..NUM_PCODES {
-                model.set_value(
-                    self.rule,
-                    colour,
-                    pcode,
-                    r(w[self.value_index(colour, pcode)]),
-                );
-            }
-            for mask in 0..NUM_THREAT_MASKS {
-                model.set_threat(
-                    self.rule,
-                    colour,
-                    mask,
-                    r(w[self.threat_index(colour, mask)]),
-                );
-            }
-        }
-        model.fix_constants();
+        store(w, self.rule, self.entries(), model);
     }
+}
+
+/// Whether `rule` has a table per colour (renju) or one that both share.
+fn per_colour(rule: Rule) -> bool {
+    rule == Rule::Renju
+}
+
+/// How many copies of each table a layout has: one per colour, or one for both.
+fn copies(per_colour: bool) -> usize {
+    if per_colour {
+        2
+    } else {
+        1
+    }
+}
+
+/// The copy of the tables that `colour` uses.
+fn copy_of(per_colour: bool, colour: Color) -> usize {
+    if per_colour {
+        colour.index()
+    } else {
+        0
+    }
+}
+
+/// One entry of a model's tables for a rule: which table, for which colour, at which index.
+#[derive(Clone, Copy, Debug)]
+enum Entry {
+    /// The value of a pcode.
+    Value(Color, usize),
+    /// The threat entry of a mask, for the side to move.
+    Threat(Color, usize),
+    /// The move-ordering attack score of a pcode.
+    Attack(Color, usize),
+    /// The move-ordering defence score of a pcode.
+    Defend(Color, usize),
+}
+
+impl Entry {
+    fn get(self, model: &EvalModel, rule: Rule) -> i16 {
+        match self {
+            Entry::Value(c, i) => model.value(rule, c, i),
+            Entry::Threat(c, i) => model.threat(rule, c, i),
+            Entry::Attack(c, i) => model.attack(rule, c, i),
+            Entry::Defend(c, i) => model.defend(rule, c, i),
+        }
+    }
+
+    fn set(self, model: &mut EvalModel, rule: Rule, v: i16) {
+        match self {
+            Entry::Value(c, i) => model.set_value(rule, c, i, v),
+            Entry::Threat(c, i) => model.set_threat(rule, c, i, v),
+            Entry::Attack(c, i) => model.set_attack(rule, c, i, v),
+            Entry::Defend(c, i) => model.set_defend(rule, c, i, v),
+        }
+    }
+}
+
+/// The `len` parameters of a layout whose `entries` are given, read from `model`.
+fn params_of(
+    len: usize,
+    rule: Rule,
+    entries: impl Iterator<Item = (usize, Entry)>,
+    model: &EvalModel,
+) -> Vec<f64> {
+    let mut w = vec![0.0; len];
+    for (j, entry) in entries {
+        w[j] = f64::from(entry.get(model, rule));
+    }
+    w
+}
+
+/// Writes the parameters `w` of a layout whose `entries` are given into `model` (rounded,
+/// saturated), then fixes the model's constant entries.
+fn store(
+    w: &[f64],
+    rule: Rule,
+    entries: impl Iterator<Item = (usize, Entry)>,
+    model: &mut EvalModel,
+) {
+    for (j, entry) in entries {
+        entry.set(model, rule, w[j].round().clamp(-30_000.0, 30_000.0) as i16);
+    }
+    model.fix_constants();
 }
 
 /// Positions as sparse rows over a [`Layout`]'s parameters, with their targets.
@@ -376,12 +436,17 @@ pub fn fit_scale(d: &Dataset, w: &[f64]) -> f64 {
             },
         )
     };
-    let (mut lo, mut hi) = (1.0f64, 2000.0f64);
+    golden_section(1.0, 2000.0, at)
+}
+
+/// The whole number in `lo..=hi` nearest to where the one-dipped function `f` is lowest, by
+/// golden-section search down to an interval of 1.
+fn golden_section(mut lo: f64, mut hi: f64, f: impl Fn(f64) -> f64) -> f64 {
     let phi = (5f64.sqrt() - 1.0) / 2.0;
     while hi - lo > 1.0 {
         let a = hi - phi * (hi - lo);
         let b = lo + phi * (hi - lo);
-        if at(a) <= at(b) {
+        if f(a) <= f(b) {
             hi = b;
         } else {
             lo = a;
@@ -400,31 +465,51 @@ pub fn train(
     every: usize,
     progress: &mut dyn FnMut(usize, &[f64]),
 ) -> Vec<f64> {
-    let n_params = start.len();
-    let mut w = start.to_vec();
     if d.is_empty() {
-        return w;
+        return start.to_vec();
     }
-    // how often each parameter occurs: a parameter never seen keeps its prior
-    let mut seen = vec![false; n_params];
+    // a parameter never seen keeps its prior
+    let mut seen = vec![false; start.len()];
     for &j in &d.index {
         seen[j as usize] = true;
     }
-    let (mut m, mut v) = (vec![0.0; n_params], vec![0.0; n_params]);
-    let (b1, b2) = (0.9f64, 0.999f64);
-    let n = d.len() as f64;
     let targets: Vec<f64> = (0..d.len()).map(|i| target(d, i, opts)).collect();
-    let mut g = vec![0.0; n_params];
-    for it in 1..=opts.iterations {
-        g.iter_mut().for_each(|x| *x = 0.0);
+    let gradient = |w: &[f64], g: &mut [f64]| {
         for (i, &t) in targets.iter().enumerate() {
-            let p = sigmoid(d.eval(i, &w) / opts.k);
+            let p = sigmoid(d.eval(i, w) / opts.k);
             let dl = 2.0 * (p - t) * p * (1.0 - p) / opts.k;
             let (idx, coef) = d.row(i);
             for (&j, &c) in idx.iter().zip(coef) {
                 g[j as usize] += dl * f64::from(c);
             }
         }
+    };
+    adam(start, &seen, d.len(), opts, every, progress, gradient)
+}
+
+/// Full-batch Adam from `start`, with an L2 pull towards `start` of weight
+/// `opts.regularization`: `gradient` adds the gradient of the loss summed over the `rows` at
+/// the parameters into its second argument (zeroed before each call). Only the parameters
+/// that are `seen` move. `progress` gets the iteration and the parameters every `every`
+/// iterations and after the last.
+fn adam(
+    start: &[f64],
+    seen: &[bool],
+    rows: usize,
+    opts: &TrainOptions,
+    every: usize,
+    progress: &mut dyn FnMut(usize, &[f64]),
+    mut gradient: impl FnMut(&[f64], &mut [f64]),
+) -> Vec<f64> {
+    let n_params = start.len();
+    let mut w = start.to_vec();
+    let (mut m, mut v) = (vec![0.0; n_params], vec![0.0; n_params]);
+    let (b1, b2) = (0.9f64, 0.999f64);
+    let n = rows as f64;
+    let mut g = vec![0.0; n_params];
+    for it in 1..=opts.iterations {
+        g.iter_mut().for_each(|x| *x = 0.0);
+        gradient(&w, &mut g);
         let t = i32::try_from(it).unwrap_or(i32::MAX);
         let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
         for j in 0..n_params {
@@ -462,22 +547,14 @@ impl PolicyLayout {
     pub fn of(rule: Rule) -> PolicyLayout {
         PolicyLayout {
             rule,
-            per_colour: rule == Rule::Renju,
-        }
-    }
-
-    fn colours(self) -> usize {
-        if self.per_colour {
-            2
-        } else {
-            1
+            per_colour: per_colour(rule),
         }
     }
 
     /// Number of parameters.
     #[must_use]
     pub fn len(self) -> usize {
-        2 * self.colours() * NUM_PCODES
+        2 * copies(self.per_colour) * NUM_PCODES
     }
 
     /// Never empty.
@@ -489,52 +566,42 @@ impl PolicyLayout {
     /// Index of the attack score of `colour` (the mover) at `pcode`.
     #[must_use]
     pub fn attack_index(self, colour: Color, pcode: usize) -> usize {
-        let c = if self.per_colour { colour.index() } else { 0 };
-        c * NUM_PCODES + pcode
+        copy_of(self.per_colour, colour) * NUM_PCODES + pcode
     }
 
     /// Index of the defence score against `colour` (the mover's opponent) at `pcode`.
     #[must_use]
     pub fn defend_index(self, colour: Color, pcode: usize) -> usize {
-        let c = if self.per_colour { colour.index() } else { 0 };
-        (self.colours() + c) * NUM_PCODES + pcode
+        (copies(self.per_colour) + copy_of(self.per_colour, colour)) * NUM_PCODES + pcode
+    }
+
+    /// Every entry of this rule's ordering tables with its parameter index, colour by colour.
+    fn entries(self) -> impl Iterator<Item = (usize, Entry)> {
+        Color::BOTH.into_iter().flat_map(move |colour| {
+            (0..NUM_PCODES).flat_map(move |pcode| {
+                [
+                    (
+                        self.attack_index(colour, pcode),
+                        Entry::Attack(colour, pcode),
+                    ),
+                    (
+                        self.defend_index(colour, pcode),
+                        Entry::Defend(colour, pcode),
+                    ),
+                ]
+            })
+        })
     }
 
     /// The move-ordering parameters of `model` for this rule.
     #[must_use]
     pub fn params_of(self, model: &EvalModel) -> Vec<f64> {
-        let mut w = vec![0.0; self.len()];
-        for colour in Color::BOTH {
-            for pcode in 0..NUM_PCODES {
-                w[self.attack_index(colour, pcode)] =
-                    f64::from(model.attack(self.rule, colour, pcode));
-                w[self.defend_index(colour, pcode)] =
-                    f64::from(model.defend(self.rule, colour, pcode));
-            }
-        }
-        w
+        params_of(self.len(), self.rule, self.entries(), model)
     }
 
     /// Writes the parameters `w` into `model`'s ordering tables of this rule.
     pub fn store(self, w: &[f64], model: &mut EvalModel) {
-        let r = |x: f64| x.round().clamp(-30_000.0, 30_000.0) as i16;
-        for colour in Color::BOTH {
-            for pcode in 0..NUM_PCODES {
-                model.set_attack(
-                    self.rule,
-                    colour,
-                    pcode,
-                    r(w[self.attack_index(colour, pcode)]),
-                );
-                model.set_defend(
-                    self.rule,
-                    colour,
-                    pcode,
-                    r(w[self.defend_index(colour, pcode)]),
-                );
-            }
-        }
-        model.fix_constants();
+        store(w, self.rule, self.entries(), model);
     }
 }
 
@@ -675,18 +742,7 @@ pub fn policy_loss(d: &PolicyData, w: &[f64], scale: f64) -> f64 {
 /// scores `w` predict the chosen moves best.
 #[must_use]
 pub fn fit_policy_scale(d: &PolicyData, w: &[f64]) -> f64 {
-    let (mut lo, mut hi) = (1.0f64, 5000.0f64);
-    let phi = (5f64.sqrt() - 1.0) / 2.0;
-    while hi - lo > 1.0 {
-        let a = hi - phi * (hi - lo);
-        let b = lo + phi * (hi - lo);
-        if policy_loss(d, w, a) <= policy_loss(d, w, b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    ((lo + hi) / 2.0).round()
+    golden_section(1.0, 5000.0, |scale| policy_loss(d, w, scale))
 }
 
 /// Trains the ordering scores from `start` (also the prior of the L2 pull, whose weight is
@@ -700,39 +756,18 @@ pub fn train_policy(
     every: usize,
     progress: &mut dyn FnMut(usize, &[f64]),
 ) -> Vec<f64> {
-    let n_params = start.len();
-    let mut w = start.to_vec();
     if d.is_empty() {
-        return w;
+        return start.to_vec();
     }
-    let mut seen = vec![false; n_params];
+    let mut seen = vec![false; start.len()];
     for (&a, &b) in d.attack.iter().zip(&d.defend) {
         seen[a as usize] = true;
         seen[b as usize] = true;
     }
-    let (mut m, mut v) = (vec![0.0; n_params], vec![0.0; n_params]);
-    let (b1, b2) = (0.9f64, 0.999f64);
-    let n = d.len() as f64;
-    let mut g = vec![0.0; n_params];
-    for it in 1..=opts.iterations {
-        g.iter_mut().for_each(|x| *x = 0.0);
-        d.cross_entropy(&w, scale, Some(&mut g));
-        let t = i32::try_from(it).unwrap_or(i32::MAX);
-        let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
-        for j in 0..n_params {
-            if !seen[j] {
-                continue;
-            }
-            let gj = g[j] / n + 2.0 * opts.regularization * (w[j] - start[j]);
-            m[j] = b1 * m[j] + (1.0 - b1) * gj;
-            v[j] = b2 * v[j] + (1.0 - b2) * gj * gj;
-            w[j] -= opts.learning_rate * (m[j] / c1) / ((v[j] / c2).sqrt() + 1e-12);
-        }
-        if it % every.max(1) == 0 || it == opts.iterations {
-            progress(it, &w);
-        }
-    }
-    w
+    let gradient = |w: &[f64], g: &mut [f64]| {
+        d.cross_entropy(w, scale, Some(g));
+    };
+    adam(start, &seen, d.len(), opts, every, progress, gradient)
 }
 
 #[cfg(test)]
