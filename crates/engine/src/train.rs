@@ -184,6 +184,47 @@ fn store(
     model.fix_constants();
 }
 
+/// Where each row of a table of variable-length rows starts in the table's entries, and
+/// where the last one ends: one offset more than rows, and none before the first row.
+#[derive(Clone, Debug, Default)]
+pub struct Rows(Vec<u32>);
+
+impl Rows {
+    /// Number of rows.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len().saturating_sub(1)
+    }
+
+    /// Whether there is no row.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The entries of row `i`.
+    fn span(&self, i: usize) -> std::ops::Range<usize> {
+        self.0[i] as usize..self.0[i + 1] as usize
+    }
+
+    /// Ends a row at entry `end` (the number of entries so far).
+    fn end_row(&mut self, end: usize) {
+        if self.0.is_empty() {
+            self.0.push(0);
+        }
+        self.0.push(end as u32);
+    }
+
+    /// Appends the rows of `other`, whose entries follow the `base` entries so far.
+    fn extend(&mut self, other: &Rows, base: usize) {
+        if self.0.is_empty() {
+            self.0.push(0);
+        }
+        self.0
+            .extend(other.0.iter().skip(1).map(|&s| s + base as u32));
+    }
+}
+
 /// Positions as sparse rows over a [`Layout`]'s parameters, with their targets.
 #[derive(Clone, Debug, Default)]
 pub struct Dataset {
@@ -191,8 +232,8 @@ pub struct Dataset {
     pub index: Vec<u32>,
     /// Coefficient of each entry.
     pub coef: Vec<f32>,
-    /// Where each row starts in `index` (one more entry than rows: the end).
-    pub start: Vec<u32>,
+    /// Where each row starts in `index`.
+    pub rows: Rows,
     /// Result of the game for the side to move: 1, 0.5 or 0.
     pub result: Vec<f32>,
     /// The search's value of the position for the side to move, NaN when unknown.
@@ -203,19 +244,19 @@ impl Dataset {
     /// Number of positions.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.result.len()
+        self.rows.len()
     }
 
     /// Whether there is no position.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.result.is_empty()
+        self.rows.is_empty()
     }
 
     /// The entries of row `i`.
     fn row(&self, i: usize) -> (&[u32], &[f32]) {
-        let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
-        (&self.index[a..b], &self.coef[a..b])
+        let span = self.rows.span(i);
+        (&self.index[span.clone()], &self.coef[span])
     }
 
     /// The model's evaluation of row `i` with the parameters `w`.
@@ -230,22 +271,14 @@ impl Dataset {
 
     /// Appends the rows of `other`.
     pub fn extend(&mut self, other: &Dataset) {
-        if self.start.is_empty() {
-            self.start.push(0);
-        }
-        let base = self.index.len() as u32;
+        self.rows.extend(&other.rows, self.index.len());
         self.index.extend_from_slice(&other.index);
         self.coef.extend_from_slice(&other.coef);
-        self.start
-            .extend(other.start.iter().skip(1).map(|&s| s + base));
         self.result.extend_from_slice(&other.result);
         self.search.extend_from_slice(&other.search);
     }
 
     fn push_row(&mut self, entries: &mut Vec<(u32, f32)>, result: f32, search: f32) {
-        if self.start.is_empty() {
-            self.start.push(0);
-        }
         entries.sort_unstable_by_key(|e| e.0);
         let mut last = u32::MAX;
         for &(j, c) in entries.iter() {
@@ -257,7 +290,7 @@ impl Dataset {
                 last = j;
             }
         }
-        self.start.push(self.index.len() as u32);
+        self.rows.end_row(self.index.len());
         self.result.push(result);
         self.search.push(search);
         entries.clear();
@@ -613,8 +646,8 @@ pub struct PolicyData {
     pub attack: Vec<u16>,
     /// Defence parameter of each candidate.
     pub defend: Vec<u16>,
-    /// Where each position's candidates start (one more entry than positions).
-    pub start: Vec<u32>,
+    /// Where each position's candidates start.
+    pub rows: Rows,
     /// Index of the chosen move among the position's candidates.
     pub chosen: Vec<u32>,
 }
@@ -623,13 +656,13 @@ impl PolicyData {
     /// Number of positions.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.chosen.len()
+        self.rows.len()
     }
 
     /// Whether there is no position.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.chosen.is_empty()
+        self.rows.is_empty()
     }
 
     /// The position of `b` with the chosen move `m`, unless `m` is not among its candidates
@@ -639,9 +672,6 @@ impl PolicyData {
         let them = us.opponent();
         if b.threat_count(us, Pattern4::Five) > 0 || b.threat_count(them, Pattern4::Five) > 0 {
             return;
-        }
-        if self.start.is_empty() {
-            self.start.push(0);
         }
         let at = self.attack.len();
         let mut chosen = None;
@@ -659,7 +689,7 @@ impl PolicyData {
         });
         match chosen {
             Some(c) if self.attack.len() - at >= 2 => {
-                self.start.push(self.attack.len() as u32);
+                self.rows.end_row(self.attack.len());
                 self.chosen.push(c);
             }
             _ => {
@@ -675,17 +705,18 @@ impl PolicyData {
         let mut total = 0.0;
         let mut z = Vec::new();
         for i in 0..self.len() {
-            let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
+            let span = self.rows.span(i);
             z.clear();
             z.extend(
-                (a..b).map(|j| (w[self.attack[j] as usize] + w[self.defend[j] as usize]) / scale),
+                span.clone()
+                    .map(|j| (w[self.attack[j] as usize] + w[self.defend[j] as usize]) / scale),
             );
             let max = z.iter().copied().fold(f64::MIN, f64::max);
             let sum: f64 = z.iter().map(|x| (x - max).exp()).sum();
             let c = self.chosen[i] as usize;
             total += sum.ln() + max - z[c];
             if let Some(g) = grad.as_deref_mut() {
-                for (k, j) in (a..b).enumerate() {
+                for (k, j) in span.clone().enumerate() {
                     let p = (z[k] - max).exp() / sum;
                     let d = (p - if k == c { 1.0 } else { 0.0 }) / scale;
                     g[self.attack[j] as usize] += d;
@@ -701,10 +732,11 @@ impl PolicyData {
     pub fn top1(&self, w: &[f64]) -> f64 {
         let mut hits = 0;
         for i in 0..self.len() {
-            let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
+            let span = self.rows.span(i);
             let score = |j: usize| w[self.attack[j] as usize] + w[self.defend[j] as usize];
-            let best = (a..b).map(score).fold(f64::MIN, f64::max);
-            if score(a + self.chosen[i] as usize) >= best {
+            let first = span.start;
+            let best = span.map(score).fold(f64::MIN, f64::max);
+            if score(first + self.chosen[i] as usize) >= best {
                 hits += 1;
             }
         }
