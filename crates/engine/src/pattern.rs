@@ -26,69 +26,78 @@ pub(crate) const BLACK_BITS: u32 = 0b01;
 pub(crate) const WHITE_BITS: u32 = 0b10;
 pub(crate) const WALL_BITS: u32 = 0b11;
 
-/// What one colour gets on one line by playing a point, ordered from useless to winning.
-///
-/// In the diagrams `O` is the colour's own stone, `X` the opponent (or the edge), `.` empty and
-/// `*` the point itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u8)]
-pub enum Pattern {
-    /// No five can ever go through the point on this line: `X.*..X`.
-    Dead = 0,
-    /// Playing makes six or more in a row where that does not win (`OO*OOO`).
-    Overline,
-    /// Renju Black only: playing makes two fours on this one line (`O.O*O.O`), a forbidden point.
-    DoubleFourLine,
-    /// A blocked one: one more stone makes a [`Pattern::B2`].
-    B1,
-    /// A free one: one more stone makes a [`Pattern::F2`].
-    F1,
-    /// A blocked two: one more stone makes a blocked three (`XOO*..`).
-    B2,
-    /// A free two: one more stone makes a free three (`..O*..`).
-    F2,
-    /// A free two with three or more ways to become a free three (`..O*...` in the middle of space).
-    F2A,
-    /// A blocked three: one more stone makes a four (`XOO*..`).
-    B3,
-    /// A free three: one more stone makes a straight four (`..OO*..`).
-    F3,
-    /// A four: one point left to make five (`XOOO*.`).
-    B4,
-    /// A straight four: two points make five (`.OOO*.`), or for rules other than renju Black two
-    /// fours on one line.
-    F4,
-    /// Playing makes five (exactly five where the rule says so).
-    F5,
+/// Declares a field-less enum whose discriminants count up from 0 in the order written, with
+/// `ALL` (every value in that order) and `from_u8`, so that the values are listed once.
+macro_rules! counted_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident, )*
+        }
+    ) => {
+        $(#[$meta])*
+        #[repr(u8)]
+        pub enum $name {
+            $( $(#[$vmeta])* $variant, )*
+        }
+
+        impl $name {
+            /// Every value, in the order of their discriminants.
+            pub const ALL: [$name; [$(stringify!($variant)),*].len()] = [$($name::$variant),*];
+
+            /// The value with the given discriminant. Panics when there is none.
+            #[inline]
+            #[must_use]
+            pub fn from_u8(v: u8) -> $name {
+                Self::ALL[v as usize]
+            }
+        }
+    };
+}
+
+counted_enum! {
+    /// What one colour gets on one line by playing a point, ordered from useless to winning.
+    ///
+    /// In the diagrams `O` is the colour's own stone, `X` the opponent (or the edge), `.` empty
+    /// and `*` the point itself.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum Pattern {
+        /// No five can ever go through the point on this line: `X.*..X`.
+        Dead,
+        /// Playing makes six or more in a row where that does not win (`OO*OOO`).
+        Overline,
+        /// Renju Black only: playing makes two fours on this one line (`O.O*O.O`), a forbidden
+        /// point.
+        DoubleFourLine,
+        /// A blocked one: one more stone makes a [`Pattern::B2`].
+        B1,
+        /// A free one: one more stone makes a [`Pattern::F2`].
+        F1,
+        /// A blocked two: one more stone makes a blocked three (`XOO*..`).
+        B2,
+        /// A free two: one more stone makes a free three (`..O*..`).
+        F2,
+        /// A free two with three or more ways to become a free three (`..O*...` in the middle
+        /// of space).
+        F2A,
+        /// A blocked three: one more stone makes a four (`XOO*..`).
+        B3,
+        /// A free three: one more stone makes a straight four (`..OO*..`).
+        F3,
+        /// A four: one point left to make five (`XOOO*.`).
+        B4,
+        /// A straight four: two points make five (`.OOO*.`), or for rules other than renju
+        /// Black two fours on one line.
+        F4,
+        /// Playing makes five (exactly five where the rule says so).
+        F5,
+    }
 }
 
 /// Number of [`Pattern`] values.
-pub const NUM_PATTERNS: usize = 13;
+pub const NUM_PATTERNS: usize = Pattern::ALL.len();
 
 impl Pattern {
-    const FROM_U8: [Pattern; NUM_PATTERNS] = [
-        Pattern::Dead,
-        Pattern::Overline,
-        Pattern::DoubleFourLine,
-        Pattern::B1,
-        Pattern::F1,
-        Pattern::B2,
-        Pattern::F2,
-        Pattern::F2A,
-        Pattern::B3,
-        Pattern::F3,
-        Pattern::B4,
-        Pattern::F4,
-        Pattern::F5,
-    ];
-
-    /// The pattern with the given discriminant. Panics above [`NUM_PATTERNS`].
-    #[inline]
-    #[must_use]
-    pub fn from_u8(v: u8) -> Pattern {
-        Pattern::FROM_U8[v as usize]
-    }
-
     /// Whether the pattern is a four of any kind (one or more points make five).
     #[inline]
     #[must_use]
@@ -97,72 +106,50 @@ impl Pattern {
     }
 }
 
-/// Threat class of a point for one colour: the four line patterns combined. Ordered from weakest
-/// to strongest (`Forbid` sits at the bottom: the point cannot be played).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u8)]
-pub enum Pattern4 {
-    /// Nothing of note.
-    None = 0,
-    /// Renju Black: overline or double four (always forbidden), or a double three that the board
-    /// confirmed as forbidden. See [`Pattern4::Flex3x2`] for unconfirmed double threes.
-    Forbid,
-    /// A free two.
-    Flex2,
-    /// A blocked three (one line can become a four).
-    Block3,
-    /// Two free twos.
-    Flex2x2,
-    /// A blocked three and another two or three.
-    Block3Plus,
-    /// A free three (threatens a straight four).
-    Flex3,
-    /// A free three and another blocked three or free two.
-    Flex3Plus,
-    /// Two free threes. For renju Black any point with two free threes (even with a four) is in
-    /// this class: it is forbidden if two of the threes are real, which the board decides
-    /// ([`Board::resolved_threat`](crate::Board::resolved_threat)).
-    Flex3x2,
-    /// A four.
-    Block4,
-    /// A four and a blocked three or free two.
-    Block4Plus,
-    /// A four and a free three: wins unless the opponent can answer with fours.
-    Block4Flex3,
-    /// A straight four or two fours: wins unless the opponent makes five first.
-    Flex4,
-    /// Makes five.
-    Five,
+counted_enum! {
+    /// Threat class of a point for one colour: the four line patterns combined. Ordered from
+    /// weakest to strongest (`Forbid` sits at the bottom: the point cannot be played).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum Pattern4 {
+        /// Nothing of note.
+        None,
+        /// Renju Black: overline or double four (always forbidden), or a double three that the
+        /// board confirmed as forbidden. See [`Pattern4::Flex3x2`] for unconfirmed double
+        /// threes.
+        Forbid,
+        /// A free two.
+        Flex2,
+        /// A blocked three (one line can become a four).
+        Block3,
+        /// Two free twos.
+        Flex2x2,
+        /// A blocked three and another two or three.
+        Block3Plus,
+        /// A free three (threatens a straight four).
+        Flex3,
+        /// A free three and another blocked three or free two.
+        Flex3Plus,
+        /// Two free threes. For renju Black any point with two free threes (even with a four)
+        /// is in this class: it is forbidden if two of the threes are real, which the board
+        /// decides ([`Board::resolved_threat`](crate::Board::resolved_threat)).
+        Flex3x2,
+        /// A four.
+        Block4,
+        /// A four and a blocked three or free two.
+        Block4Plus,
+        /// A four and a free three: wins unless the opponent can answer with fours.
+        Block4Flex3,
+        /// A straight four or two fours: wins unless the opponent makes five first.
+        Flex4,
+        /// Makes five.
+        Five,
+    }
 }
 
 /// Number of [`Pattern4`] values.
-pub const NUM_PATTERN4: usize = 14;
+pub const NUM_PATTERN4: usize = Pattern4::ALL.len();
 
 impl Pattern4 {
-    const FROM_U8: [Pattern4; NUM_PATTERN4] = [
-        Pattern4::None,
-        Pattern4::Forbid,
-        Pattern4::Flex2,
-        Pattern4::Block3,
-        Pattern4::Flex2x2,
-        Pattern4::Block3Plus,
-        Pattern4::Flex3,
-        Pattern4::Flex3Plus,
-        Pattern4::Flex3x2,
-        Pattern4::Block4,
-        Pattern4::Block4Plus,
-        Pattern4::Block4Flex3,
-        Pattern4::Flex4,
-        Pattern4::Five,
-    ];
-
-    /// The class with the given discriminant. Panics above [`NUM_PATTERN4`].
-    #[inline]
-    #[must_use]
-    pub fn from_u8(v: u8) -> Pattern4 {
-        Pattern4::FROM_U8[v as usize]
-    }
-
     /// Whether playing here makes at least a four (or five).
     #[inline]
     #[must_use]
@@ -851,38 +838,48 @@ mod tests {
     #[test]
     fn combine_classes() {
         use Pattern::*;
-        assert_eq!(
-            combine(Rule::Freestyle, Color::Black, [F5, Dead, Dead, Dead]),
-            Pattern4::Five
-        );
-        assert_eq!(
-            combine(Rule::Freestyle, Color::Black, [B4, B4, Dead, Dead]),
-            Pattern4::Flex4
-        );
-        assert_eq!(
-            combine(Rule::Renju, Color::Black, [B4, B4, Dead, Dead]),
-            Pattern4::Forbid
-        );
-        assert_eq!(
-            combine(Rule::Renju, Color::White, [B4, B4, Dead, Dead]),
-            Pattern4::Flex4
-        );
-        assert_eq!(
-            combine(Rule::Renju, Color::Black, [F5, Overline, Dead, Dead]),
-            Pattern4::Five
-        );
-        assert_eq!(
-            combine(Rule::Renju, Color::Black, [F3, F3, Dead, Dead]),
-            Pattern4::Flex3x2
-        );
-        assert_eq!(
-            combine(Rule::Renju, Color::Black, [B4, F3, Dead, Dead]),
-            Pattern4::Block4Flex3
-        );
-        assert_eq!(
-            combine(Rule::Freestyle, Color::White, [F2, B3, Dead, Dead]),
-            Pattern4::Block3Plus
-        );
+        use Rule::{Freestyle, Renju};
+        for (rule, color, lines, class) in [
+            (
+                Freestyle,
+                Color::Black,
+                [F5, Dead, Dead, Dead],
+                Pattern4::Five,
+            ),
+            (
+                Freestyle,
+                Color::Black,
+                [B4, B4, Dead, Dead],
+                Pattern4::Flex4,
+            ),
+            (Renju, Color::Black, [B4, B4, Dead, Dead], Pattern4::Forbid),
+            (Renju, Color::White, [B4, B4, Dead, Dead], Pattern4::Flex4),
+            (
+                Renju,
+                Color::Black,
+                [F5, Overline, Dead, Dead],
+                Pattern4::Five,
+            ),
+            (Renju, Color::Black, [F3, F3, Dead, Dead], Pattern4::Flex3x2),
+            (
+                Renju,
+                Color::Black,
+                [B4, F3, Dead, Dead],
+                Pattern4::Block4Flex3,
+            ),
+            (
+                Freestyle,
+                Color::White,
+                [F2, B3, Dead, Dead],
+                Pattern4::Block3Plus,
+            ),
+        ] {
+            assert_eq!(
+                combine(rule, color, lines),
+                class,
+                "{rule} {color} {lines:?}"
+            );
+        }
     }
 
     #[test]
