@@ -724,16 +724,15 @@ mod tests {
     fn a_move_proven_better_than_the_search_saw_is_the_best() {
         let pt = |t: &str| crate::notation::parse_pos(t, 15).unwrap();
         let pts = |t: &str| crate::notation::parse_moves(t, 15).unwrap();
+        // Black plays j10 at ply 10 where the search found `search`; the position after j10
+        // has the value `after` (for White) with its line
+        let judge = |search: SearchResult, after: (Score, &str)| {
+            let after = (after.0, pts(after.1));
+            review_move(10, pt("j10"), Color::Black, &search, after, &params())
+        };
         // the search of the position gave 120 with h9; the move played, j10, was proven to
         // win in 5 plies (the position after it loses in 4 for White)
-        let m = review_move(
-            10,
-            pt("j10"),
-            Color::Black,
-            &found("h9", 120, "h9 h10"),
-            (loss_in(4), pts("k11 l12")),
-            &params(),
-        );
+        let m = judge(found("h9", 120, "h9 h10"), (loss_in(4), "k11 l12"));
         assert_eq!(
             (m.best, m.best_score, m.played_score),
             (pt("j10"), win_in(5), win_in(5))
@@ -742,38 +741,17 @@ mod tests {
         assert!(m.played_pv.is_empty());
         assert_eq!((m.verdict, m.loss), (Verdict::Best, 0.0));
         // a value that is no proof leaves the search's choice alone
-        let m = review_move(
-            10,
-            pt("j10"),
-            Color::Black,
-            &found("h9", 120, "h9"),
-            (-300, pts("k11")),
-            &params(),
-        );
+        let m = judge(found("h9", 120, "h9"), (-300, "k11"));
         assert_eq!((m.best, m.best_score, m.played_score), (pt("h9"), 120, 300));
         assert_eq!(m.verdict, Verdict::Good);
         // nor does a proven loss that the search already saw as worse
-        let m = review_move(
-            10,
-            pt("j10"),
-            Color::Black,
-            &found("h9", loss_in(9), "h9"),
-            (win_in(4), pts("k11")),
-            &params(),
-        );
+        let m = judge(found("h9", loss_in(9), "h9"), (win_in(4), "k11"));
         assert_eq!(
             (m.best, m.best_score, m.played_score),
             (pt("h9"), loss_in(9), loss_in(5))
         );
         // a loss the search saw as shorter than the move's: the move defends longer
-        let m = review_move(
-            10,
-            pt("j10"),
-            Color::Black,
-            &found("h9", loss_in(3), "h9"),
-            (win_in(6), pts("k11")),
-            &params(),
-        );
+        let m = judge(found("h9", loss_in(3), "h9"), (win_in(6), "k11"));
         assert_eq!(
             (m.best, m.best_score, m.played_score),
             (pt("j10"), loss_in(7), loss_in(7))
