@@ -126,28 +126,6 @@ pub struct Greedy<E: Evaluator> {
     pub eval: E,
 }
 
-impl<E: Evaluator> Searcher for Greedy<E> {
-    fn name(&self) -> String {
-        format!("greedy/{}", self.eval.name())
-    }
-    fn search(
-        &mut self,
-        board: &Board,
-        limits: &Limits,
-        options: &SearchOptions,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(SearchEvent<'_>),
-    ) -> SearchResult {
-        let limits = Limits {
-            depth: Some(1),
-            ..limits.clone()
-        };
-        tree::run(
-            &self.eval, false, true, board, &limits, options, stop, report,
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

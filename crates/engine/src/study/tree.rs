@@ -7,7 +7,7 @@
 //! and the branching factor of each iteration measured; nothing is carried from one iteration to
 //! the next, so the last iteration is exactly the textbook search of that depth.
 
-use super::Evaluator;
+use super::{Evaluator, Greedy, Searcher};
 use crate::board::Board;
 use crate::pattern::Pattern4;
 use crate::search::movegen::{gen_all, sort_moves, ScoredMove};
@@ -49,39 +49,42 @@ pub struct Minimax<E: Evaluator> {
     pub eval: E,
 }
 
-impl<E: Evaluator> super::Searcher for AlphaBeta<E> {
-    fn name(&self) -> String {
-        if self.ordering {
-            format!("alphabeta/{}", self.eval.name())
-        } else {
-            format!("alphabeta-noorder/{}", self.eval.name())
-        }
+/// How a plain tree search walks the tree: its name, whether alpha-beta cuts off (else every
+/// node is visited), whether the candidates are tried best-first (else in board order), and
+/// the depth it keeps to whatever the limits say (one ply for [`Greedy`]).
+#[derive(Clone, Copy, Debug)]
+struct Shape(&'static str, bool, bool, Option<i32>);
+
+impl Shape {
+    const ALPHABETA: Shape = Shape("alphabeta", true, true, None);
+    const ALPHABETA_NO_ORDER: Shape = Shape("alphabeta-noorder", true, false, None);
+    const MINIMAX: Shape = Shape("minimax", false, true, None);
+    const GREEDY: Shape = Shape("greedy", false, true, Some(1));
+
+    fn prunes(self) -> bool {
+        self.1
     }
-    fn search(
-        &mut self,
-        board: &Board,
-        limits: &Limits,
-        options: &SearchOptions,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(SearchEvent<'_>),
-    ) -> SearchResult {
-        run(
-            &self.eval,
-            true,
-            self.ordering,
-            board,
-            limits,
-            options,
-            stop,
-            report,
-        )
+
+    fn orders(self) -> bool {
+        self.2
     }
 }
 
-impl<E: Evaluator> super::Searcher for Minimax<E> {
+/// A plain tree search of this module: an evaluator at the horizon and a [`Shape`]. Each is
+/// a [`Searcher`] through [`run`].
+trait Walk: Send {
+    /// The evaluator at the horizon.
+    type Eval: Evaluator;
+    /// The evaluator and the shape of the walk.
+    fn walk(&self) -> (&Self::Eval, Shape);
+}
+
+impl<W: Walk> Searcher for W {
     fn name(&self) -> String {
-        format!("minimax/{}", self.eval.name())
+        let (eval, shape) = self.walk();
+        format!("{}/{}", shape.0, eval.name())
     }
+
     fn search(
         &mut self,
         board: &Board,
@@ -90,9 +93,38 @@ impl<E: Evaluator> super::Searcher for Minimax<E> {
         stop: &AtomicBool,
         report: &mut dyn FnMut(SearchEvent<'_>),
     ) -> SearchResult {
-        run(
-            &self.eval, false, true, board, limits, options, stop, report,
-        )
+        let (eval, shape) = self.walk();
+        let limits = Limits {
+            depth: shape.3.or(limits.depth),
+            ..limits.clone()
+        };
+        run(eval, shape, board, &limits, options, stop, report)
+    }
+}
+
+impl<E: Evaluator> Walk for Minimax<E> {
+    type Eval = E;
+    fn walk(&self) -> (&E, Shape) {
+        (&self.eval, Shape::MINIMAX)
+    }
+}
+
+impl<E: Evaluator> Walk for AlphaBeta<E> {
+    type Eval = E;
+    fn walk(&self) -> (&E, Shape) {
+        let shape = if self.ordering {
+            Shape::ALPHABETA
+        } else {
+            Shape::ALPHABETA_NO_ORDER
+        };
+        (&self.eval, shape)
+    }
+}
+
+impl<E: Evaluator> Walk for Greedy<E> {
+    type Eval = E;
+    fn walk(&self) -> (&E, Shape) {
+        (&self.eval, Shape::GREEDY)
     }
 }
 
@@ -133,6 +165,23 @@ struct Tree<'a, E: Evaluator> {
 }
 
 impl<E: Evaluator> Tree<'_, E> {
+    /// The root's candidates: the centre on an empty board, else the generator's, without
+    /// the points of `exclude` unless they are all there is.
+    fn root_candidates(&mut self, exclude: &[Pos]) -> Vec<Pos> {
+        let us = self.board.to_move();
+        let mut moves: Vec<Pos> = if self.board.stone_count() == 0 && !self.board.is_full() {
+            vec![self.board.centre()]
+        } else {
+            let mut list = Vec::new();
+            candidates(&mut self.board, us, self.ordering, &mut list);
+            list.iter().map(|m| m.pos).collect()
+        };
+        if moves.iter().any(|p| !exclude.contains(p)) {
+            moves.retain(|p| !exclude.contains(p));
+        }
+        moves
+    }
+
     fn poll(&mut self) {
         if self.node_limit.is_some_and(|n| self.stats.nodes >= n) {
             self.stopped = true;
@@ -257,13 +306,11 @@ fn sort_root(moves: &mut [RootMove]) {
     moves.sort_by_key(|r| (std::cmp::Reverse(r.score), r.bound != ValueBound::Exact));
 }
 
-/// Iterative deepening over [`Tree`]: shared by [`AlphaBeta`], [`Minimax`] and
-/// [`Greedy`](super::Greedy).
-#[allow(clippy::too_many_arguments)]
-pub(super) fn run<E: Evaluator>(
+/// Iterative deepening over [`Tree`]: the search of [`AlphaBeta`], [`Minimax`] and
+/// [`Greedy`].
+fn run<E: Evaluator>(
     eval: &E,
-    prune: bool,
-    ordering: bool,
+    shape: Shape,
     board: &Board,
     limits: &Limits,
     options: &SearchOptions,
@@ -273,8 +320,8 @@ pub(super) fn run<E: Evaluator>(
     let empties = board.size() * board.size() - board.stone_count();
     let mut tree = Tree {
         eval,
-        prune,
-        ordering,
+        prune: shape.prunes(),
+        ordering: shape.orders(),
         board: board.clone(),
         stats: SearchStats::default(),
         time: TimeManager::start(limits, empties),
@@ -286,65 +333,63 @@ pub(super) fn run<E: Evaluator>(
         pv_len: [0; MAX_TREE_PLY + 1],
         lists: vec![Vec::new(); MAX_TREE_PLY + 1],
     };
-    let us = tree.board.to_move();
-    let mut moves: Vec<Pos> = if tree.board.stone_count() == 0 && !tree.board.is_full() {
-        vec![tree.board.centre()]
-    } else {
-        let mut list = Vec::new();
-        candidates(&mut tree.board, us, ordering, &mut list);
-        list.iter().map(|m| m.pos).collect()
-    };
-    if moves.iter().any(|p| !options.exclude.contains(p)) {
-        moves.retain(|p| !options.exclude.contains(p));
-    }
-    let max_depth = limits
-        .depth
-        .unwrap_or(MAX_TREE_DEPTH)
-        .clamp(1, MAX_TREE_DEPTH);
-    let mut root: Vec<RootMove> = Vec::new();
-    let mut completed = 0;
-    let mut branching = Vec::new();
-    let mut last_iter_nodes = 0u64;
+    let moves = tree.root_candidates(&options.exclude);
+    let mut deepening = Deepening::default();
     if !moves.is_empty() {
+        deepening.run(&mut tree, &moves, limits, options, report);
+    }
+    deepening.result(tree, &moves)
+}
+
+/// What iterative deepening has found so far.
+#[derive(Default)]
+struct Deepening {
+    /// The root moves of the last iteration, best first.
+    root: Vec<RootMove>,
+    /// The last completed depth.
+    completed: i32,
+    /// Each iteration's nodes per node of the one before.
+    branching: Vec<f64>,
+    /// The nodes of the last completed iteration.
+    last_iter_nodes: u64,
+}
+
+impl Deepening {
+    /// Searches `moves` at depth 1, 2, ... until the limits, a stop or a proof end it.
+    fn run<E: Evaluator>(
+        &mut self,
+        tree: &mut Tree<'_, E>,
+        moves: &[Pos],
+        limits: &Limits,
+        options: &SearchOptions,
+        report: &mut dyn FnMut(SearchEvent<'_>),
+    ) {
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_TREE_DEPTH)
+            .clamp(1, MAX_TREE_DEPTH);
         for depth in 1..=max_depth {
             let before = tree.stats.nodes;
-            let (mut got, done) = tree.root(&moves, depth, options.all_root_values);
+            let (mut got, done) = tree.root(moves, depth, options.all_root_values);
             if !done {
-                if completed == 0 {
+                if self.completed == 0 {
                     // nothing better known: keep what this iteration found
                     sort_root(&mut got);
-                    root = got;
+                    self.root = got;
                 }
                 break;
             }
             sort_root(&mut got);
-            root = got;
-            completed = depth;
+            self.root = got;
+            self.completed = depth;
             let iter_nodes = tree.stats.nodes - before;
-            if last_iter_nodes > 0 {
-                branching.push(iter_nodes as f64 / last_iter_nodes as f64);
+            if self.last_iter_nodes > 0 {
+                self.branching
+                    .push(iter_nodes as f64 / self.last_iter_nodes as f64);
             }
-            last_iter_nodes = iter_nodes;
-            let elapsed_ms = tree.time.elapsed_ms();
-            let info = SearchInfo {
-                depth,
-                seldepth: tree.seldepth.max(depth),
-                score: root[0].score,
-                nodes: tree.stats.nodes,
-                nps: tree.stats.nodes * 1000 / elapsed_ms.max(1),
-                tt_hits: 0,
-                elapsed_ms,
-                pv: root[0].pv.clone(),
-                hashfull: 0,
-            };
-            report(SearchEvent::Iteration(&info));
-            if options.report_root_moves || options.all_root_values {
-                report(SearchEvent::RootMoves {
-                    depth,
-                    moves: &root,
-                });
-            }
-            let score = root[0].score;
+            self.last_iter_nodes = iter_nodes;
+            self.report(tree, depth, options, report);
+            let score = self.root[0].score;
             let timed = tree.time.is_timed() || limits.nodes.is_some();
             // a proven result within the horizon cannot change any more
             if is_decisive(score) && depth >= WIN - score.abs() {
@@ -355,31 +400,70 @@ pub(super) fn run<E: Evaluator>(
             }
         }
     }
-    // searched moves first, then the rest with no value (only when stopped very early)
-    for &m in &moves {
-        if !root.iter().any(|r| r.pos == m) {
-            root.push(RootMove {
-                pos: m,
-                score: -INFINITE,
-                bound: ValueBound::Upper,
-                pv: vec![m],
-                depth: 0,
+
+    /// Reports the iteration of `depth` just completed.
+    fn report<E: Evaluator>(
+        &self,
+        tree: &Tree<'_, E>,
+        depth: i32,
+        options: &SearchOptions,
+        report: &mut dyn FnMut(SearchEvent<'_>),
+    ) {
+        let elapsed_ms = tree.time.elapsed_ms();
+        let info = SearchInfo {
+            depth,
+            seldepth: tree.seldepth.max(depth),
+            score: self.root[0].score,
+            nodes: tree.stats.nodes,
+            nps: tree.stats.nodes * 1000 / elapsed_ms.max(1),
+            tt_hits: 0,
+            elapsed_ms,
+            pv: self.root[0].pv.clone(),
+            hashfull: 0,
+        };
+        report(SearchEvent::Iteration(&info));
+        if options.report_root_moves || options.all_root_values {
+            report(SearchEvent::RootMoves {
+                depth,
+                moves: &self.root,
             });
         }
     }
-    let best = root.first().cloned();
-    SearchResult {
-        best_move: best.as_ref().map_or(Pos::NONE, |r| r.pos),
-        score: best
-            .as_ref()
-            .map_or(DRAW, |r| if r.score == -INFINITE { 0 } else { r.score }),
-        depth: completed,
-        seldepth: tree.seldepth.max(completed),
-        pv: best.map_or_else(Vec::new, |r| r.pv),
-        root_moves: root,
-        stats: tree.stats,
-        branching,
-        elapsed_ms: tree.time.elapsed_ms(),
+
+    /// The search's result: the root moves searched first, then the rest of `moves` with no
+    /// value (only when stopped very early).
+    fn result<E: Evaluator>(self, tree: Tree<'_, E>, moves: &[Pos]) -> SearchResult {
+        let Deepening {
+            mut root,
+            completed,
+            branching,
+            ..
+        } = self;
+        for &m in moves {
+            if !root.iter().any(|r| r.pos == m) {
+                root.push(RootMove {
+                    pos: m,
+                    score: -INFINITE,
+                    bound: ValueBound::Upper,
+                    pv: vec![m],
+                    depth: 0,
+                });
+            }
+        }
+        let best = root.first().cloned();
+        SearchResult {
+            best_move: best.as_ref().map_or(Pos::NONE, |r| r.pos),
+            score: best
+                .as_ref()
+                .map_or(DRAW, |r| if r.score == -INFINITE { 0 } else { r.score }),
+            depth: completed,
+            seldepth: tree.seldepth.max(completed),
+            pv: best.map_or_else(Vec::new, |r| r.pv),
+            root_moves: root,
+            stats: tree.stats,
+            branching,
+            elapsed_ms: tree.time.elapsed_ms(),
+        }
     }
 }
 
