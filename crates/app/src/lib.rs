@@ -10,6 +10,7 @@ pub mod eval_model;
 pub mod opening;
 pub mod pbrain;
 #[cfg(test)]
+#[path = "../../engine/tests/prop_support/mod.rs"]
 mod prop_support;
 pub mod psq;
 pub mod renju_opening;

@@ -1,6 +1,9 @@
-//! Shared pieces of the property tests of the application's parsers (tests only): the test
-//! configuration, and strategies for random text, strange tokens, and valid lines with one
-//! token broken (random text alone rarely gets past a parser's first check).
+//! Shared pieces of the property tests of the parsers (tests only): the test configuration,
+//! and strategies for random text, strange tokens, and valid lines with one token broken
+//! (random text alone rarely gets past a parser's first check). The engine's parser
+//! properties (`parsers_prop.rs`) use it, and so does the app's library, as its
+//! `prop_support` module; each uses some of it.
+#![allow(dead_code)]
 
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -54,6 +57,8 @@ pub const NASTY: &[&str] = &[
     "a",
     "z99",
     "h0",
+    "h000",
+    "h0008",
     "a1b",
     "#",
 ];
