@@ -332,8 +332,43 @@ fn score(
 /// Bad arguments, a file that cannot be read or written, or no position to train on.
 pub fn run(args: &Args) -> Result<()> {
     check(args)?;
+    let mut model = starting_model(args)?;
+    let (games, skipped) = read_games(args)?;
+    if args.score {
+        return score(args, &games, &model, skipped);
+    }
+    let mut reports = Vec::new();
+    for rule in gomoku_engine::eval::MODEL_RULES {
+        let (of_rule, games_of) = games_of_rule(&games, rule, &args.borrow);
+        if !of_rule.is_empty() {
+            reports.push(train_rule(args, rule, &of_rule, games_of, &mut model)?);
+        }
+    }
+    if reports.is_empty() {
+        bail!("no game of freestyle, standard or renju in the files ({skipped} lines skipped)");
+    }
+    if let Some(out) = &args.out {
+        std::fs::write(out, model.to_bytes())
+            .with_context(|| format!("writing the model {}", out.display()))?;
+    }
+    let report = Report {
+        skipped_lines: skipped,
+        rules: reports,
+        out: args.out.as_ref().map(|p| p.display().to_string()),
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print_report(&report);
+    }
+    Ok(())
+}
+
+/// The model the training starts from (and pulls towards): `--from`, `--from-formula`, or the
+/// compiled-in one.
+fn starting_model(args: &Args) -> Result<EvalModel> {
     let params = EvalParams::default();
-    let mut model = if let Some(path) = &args.from {
+    Ok(if let Some(path) = &args.from {
         let bytes =
             std::fs::read(path).with_context(|| format!("reading the model {}", path.display()))?;
         EvalModel::from_bytes(&bytes, &params)
@@ -342,7 +377,12 @@ pub fn run(args: &Args) -> Result<()> {
         EvalModel::from_params(&params)
     } else {
         EvalModel::embedded().clone()
-    };
+    })
+}
+
+/// The games of the corpus files, each with its rule, and the number of lines skipped (with
+/// a warning for each).
+fn read_games(args: &Args) -> Result<(Vec<(Rule, CorpusGame)>, usize)> {
     let mut games: Vec<(Rule, CorpusGame)> = Vec::new();
     let mut skipped = 0;
     let files =
@@ -368,141 +408,173 @@ pub fn run(args: &Args) -> Result<()> {
             }
         }
     }
-    if args.score {
-        return score(args, &games, &model, skipped);
-    }
-    let mut reports = Vec::new();
-    for rule in gomoku_engine::eval::MODEL_RULES {
-        let (of_rule, games_of) = games_of_rule(&games, rule, &args.borrow);
-        if of_rule.is_empty() {
-            continue;
-        }
-        let layout = Layout::of(rule);
-        let start = layout.params_of(&model);
-        // the scale comes from the results under the starting model
-        let (mut tr, mut va) = (Dataset::default(), Dataset::default());
-        let playout = PolicyLayout::of(rule);
-        let (mut ptr, mut pva) = (PolicyData::default(), PolicyData::default());
-        let order = deal_order(of_rule.len(), args.seed);
-        let mut probe = Dataset::default();
-        for (n, &gi) in order.iter().enumerate() {
+    Ok((games, skipped))
+}
+
+/// The positions of one rule's games, dealt to training and validation.
+#[derive(Default)]
+struct Deal {
+    /// The evaluation's training and validation rows.
+    training: Dataset,
+    validation: Dataset,
+    /// The move ordering's training and validation positions (none without its training).
+    ordering: PolicyData,
+    ordering_validation: PolicyData,
+    /// The rows of the first 2,000 games dealt, on which the scale is fitted.
+    probe: Dataset,
+}
+
+impl Deal {
+    /// Deals `games` in the order of a shuffle by `--seed`: every `--valid-every`-th is held
+    /// out.
+    fn new(args: &Args, games: &[&CorpusGame], layout: Layout, playout: PolicyLayout) -> Deal {
+        let mut deal = Deal::default();
+        for (n, &gi) in deal_order(games.len(), args.seed).iter().enumerate() {
             let held = args.valid_every > 0 && n % args.valid_every == args.valid_every - 1;
-            game_rows(of_rule[gi], layout, if held { &mut va } else { &mut tr });
+            let rows = if held {
+                &mut deal.validation
+            } else {
+                &mut deal.training
+            };
+            game_rows(games[gi], layout, rows);
             if args.policy_iterations > 0 {
-                game_policy(of_rule[gi], playout, if held { &mut pva } else { &mut ptr });
+                let positions = if held {
+                    &mut deal.ordering_validation
+                } else {
+                    &mut deal.ordering
+                };
+                game_policy(games[gi], playout, positions);
             }
             if n < 2000 {
-                game_rows(of_rule[gi], layout, &mut probe);
+                game_rows(games[gi], layout, &mut deal.probe);
             }
         }
-        if tr.is_empty() {
-            bail!("no {rule} position to train on in {} games", of_rule.len());
-        }
-        let k = fit_scale(&probe, &start);
-        let opts = TrainOptions {
-            iterations: usize::try_from(args.iterations).unwrap_or(usize::MAX),
-            learning_rate: args.learning_rate,
-            regularization: args.regularization,
-            result_weight: args.result_weight,
-            k,
-        };
-        let results_only = TrainOptions {
-            result_weight: 1.0,
-            ..opts
-        };
-        let before = (loss(&tr, &start, &opts), loss(&va, &start, &opts));
-        let before_r = loss(&va, &start, &results_only);
-        let bar = if args.json {
-            ProgressBar::hidden()
-        } else {
-            ProgressBar::new(args.iterations)
-        };
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{prefix} {bar:30} {pos}/{len} iterations {msg} [{elapsed}<{eta}]",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar.set_prefix(rule.name());
-        let w = train(&tr, &start, &opts, 20, &mut |it, w| {
-            bar.set_position(it as u64);
-            bar.set_message(format!("loss {:.6}", loss(&va, w, &opts)));
-        });
-        bar.finish_and_clear();
-        layout.store(&w, &mut model);
-        // the loss of the model as written: whole numbers
-        let rounded = layout.params_of(&model);
-        let policy = if ptr.is_empty() {
-            None
-        } else {
-            let pstart = playout.params_of(&model);
-            let scale = fit_policy_scale(&ptr, &pstart);
-            let popts = TrainOptions {
-                iterations: usize::try_from(args.policy_iterations).unwrap_or(usize::MAX),
-                learning_rate: args.policy_learning_rate,
-                regularization: args.policy_regularization,
-                ..opts
-            };
-            let bar = if args.json {
-                ProgressBar::hidden()
-            } else {
-                ProgressBar::new(args.policy_iterations)
-            };
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{prefix} ordering {bar:30} {pos}/{len} iterations {msg} [{elapsed}<{eta}]",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-            bar.set_prefix(rule.name());
-            let pw = train_policy(&ptr, &pstart, scale, &popts, 20, &mut |it, w| {
-                bar.set_position(it as u64);
-                bar.set_message(format!("cross-entropy {:.4}", policy_loss(&pva, w, scale)));
-            });
-            bar.finish_and_clear();
-            playout.store(&pw, &mut model);
-            let prounded = playout.params_of(&model);
-            Some(PolicyReport {
-                training_positions: ptr.len(),
-                validation_positions: pva.len(),
-                scale,
-                validation_cross_entropy: [
-                    policy_loss(&pva, &pstart, scale),
-                    policy_loss(&pva, &prounded, scale),
-                ],
-                validation_top1: [pva.top1(&pstart), pva.top1(&prounded)],
-            })
-        };
-        reports.push(RuleReport {
-            rule: rule.name(),
-            games: of_rule.len(),
-            games_of,
-            training_positions: tr.len(),
-            validation_positions: va.len(),
-            scale: k,
-            training_loss: [before.0, loss(&tr, &rounded, &opts)],
-            validation_loss: (!va.is_empty()).then(|| [before.1, loss(&va, &rounded, &opts)]),
-            validation_result_loss: (!va.is_empty())
-                .then(|| [before_r, loss(&va, &rounded, &results_only)]),
-            policy,
-        });
+        deal
     }
-    if reports.is_empty() {
-        bail!("no game of freestyle, standard or renju in the files ({skipped} lines skipped)");
-    }
-    if let Some(out) = &args.out {
-        std::fs::write(out, model.to_bytes())
-            .with_context(|| format!("writing the model {}", out.display()))?;
-    }
-    let report = Report {
-        skipped_lines: skipped,
-        rules: reports,
-        out: args.out.as_ref().map(|p| p.display().to_string()),
+}
+
+/// A progress bar of `len` iterations of `what` for `rule` (hidden with `--json`).
+fn progress_bar(args: &Args, len: u64, what: &str, rule: Rule) -> ProgressBar {
+    let bar = if args.json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(len)
     };
-    if args.json {
-        println!("{}", serde_json::to_string(&report)?);
-        return Ok(());
+    let template = format!(
+        "{{prefix}} {what}{{bar:30}} {{pos}}/{{len}} iterations {{msg}} [{{elapsed}}<{{eta}}]"
+    );
+    bar.set_style(
+        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_prefix(rule.name());
+    bar
+}
+
+/// Trains `rule`'s tables of `model` on its games `of_rule` (from the rules `games_of`): the
+/// evaluation, then the move ordering.
+///
+/// # Errors
+/// No position to train on.
+fn train_rule(
+    args: &Args,
+    rule: Rule,
+    of_rule: &[&CorpusGame],
+    games_of: String,
+    model: &mut EvalModel,
+) -> Result<RuleReport> {
+    let layout = Layout::of(rule);
+    let start = layout.params_of(model);
+    let playout = PolicyLayout::of(rule);
+    let deal = Deal::new(args, of_rule, layout, playout);
+    let (tr, va) = (&deal.training, &deal.validation);
+    if tr.is_empty() {
+        bail!("no {rule} position to train on in {} games", of_rule.len());
     }
+    // the scale comes from the results under the starting model
+    let k = fit_scale(&deal.probe, &start);
+    let opts = TrainOptions {
+        iterations: usize::try_from(args.iterations).unwrap_or(usize::MAX),
+        learning_rate: args.learning_rate,
+        regularization: args.regularization,
+        result_weight: args.result_weight,
+        k,
+    };
+    let results_only = TrainOptions {
+        result_weight: 1.0,
+        ..opts
+    };
+    let before = (loss(tr, &start, &opts), loss(va, &start, &opts));
+    let before_r = loss(va, &start, &results_only);
+    let bar = progress_bar(args, args.iterations, "", rule);
+    let w = train(tr, &start, &opts, 20, &mut |it, w| {
+        bar.set_position(it as u64);
+        bar.set_message(format!("loss {:.6}", loss(va, w, &opts)));
+    });
+    bar.finish_and_clear();
+    layout.store(&w, model);
+    // the loss of the model as written: whole numbers
+    let rounded = layout.params_of(model);
+    let policy = train_ordering(args, rule, &deal, &opts, model);
+    Ok(RuleReport {
+        rule: rule.name(),
+        games: of_rule.len(),
+        games_of,
+        training_positions: tr.len(),
+        validation_positions: va.len(),
+        scale: k,
+        training_loss: [before.0, loss(tr, &rounded, &opts)],
+        validation_loss: (!va.is_empty()).then(|| [before.1, loss(va, &rounded, &opts)]),
+        validation_result_loss: (!va.is_empty())
+            .then(|| [before_r, loss(va, &rounded, &results_only)]),
+        policy,
+    })
+}
+
+/// Trains `rule`'s move-ordering tables of `model` on the positions of `deal`, with the
+/// options of the evaluation's training `opts` but for the ordering's own; nothing without
+/// positions.
+fn train_ordering(
+    args: &Args,
+    rule: Rule,
+    deal: &Deal,
+    opts: &TrainOptions,
+    model: &mut EvalModel,
+) -> Option<PolicyReport> {
+    let (ptr, pva) = (&deal.ordering, &deal.ordering_validation);
+    if ptr.is_empty() {
+        return None;
+    }
+    let playout = PolicyLayout::of(rule);
+    let pstart = playout.params_of(model);
+    let scale = fit_policy_scale(ptr, &pstart);
+    let popts = TrainOptions {
+        iterations: usize::try_from(args.policy_iterations).unwrap_or(usize::MAX),
+        learning_rate: args.policy_learning_rate,
+        regularization: args.policy_regularization,
+        ..*opts
+    };
+    let bar = progress_bar(args, args.policy_iterations, "ordering ", rule);
+    let pw = train_policy(ptr, &pstart, scale, &popts, 20, &mut |it, w| {
+        bar.set_position(it as u64);
+        bar.set_message(format!("cross-entropy {:.4}", policy_loss(pva, w, scale)));
+    });
+    bar.finish_and_clear();
+    playout.store(&pw, model);
+    let prounded = playout.params_of(model);
+    Some(PolicyReport {
+        training_positions: ptr.len(),
+        validation_positions: pva.len(),
+        scale,
+        validation_cross_entropy: [
+            policy_loss(pva, &pstart, scale),
+            policy_loss(pva, &prounded, scale),
+        ],
+        validation_top1: [pva.top1(&pstart), pva.top1(&prounded)],
+    })
+}
+
+/// Prints the training's report as text.
+fn print_report(report: &Report) {
     for r in &report.rules {
         let borrowed = if r.games_of == r.rule {
             String::new()
@@ -543,5 +615,4 @@ pub fn run(args: &Args) -> Result<()> {
     if let Some(out) = &report.out {
         println!("model written to {out}");
     }
-    Ok(())
 }
