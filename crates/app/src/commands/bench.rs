@@ -12,7 +12,7 @@ use crate::stats::{median, median_index};
 use anyhow::{bail, Context, Result};
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::record::Record;
-use gomoku_engine::search::format_score;
+use gomoku_engine::search::{format_score, SearchParams};
 use gomoku_engine::{Engine, EngineConfig, Limits, SearchOptions, SearchResult};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -160,6 +160,19 @@ pub fn run(args: &Args) -> Result<()> {
             .collect::<Result<_, _>>()?,
     };
     let params = crate::args::params_with(&args.set)?;
+    bench(args, &records, &params)?;
+    if let Some(threads) = args.threads {
+        compare_threads(args, &records, &params, threads)?;
+    }
+    Ok(())
+}
+
+/// Searches `records` with one thread `--runs` times and prints the nodes, the speed and the
+/// signature (`Bench: N` for the built-in positions).
+///
+/// # Errors
+/// A position that cannot be searched.
+fn bench(args: &Args, records: &[Record], params: &SearchParams) -> Result<()> {
     let runs = args.runs;
     let mut rates = Vec::new();
     let mut total_nodes = 0;
@@ -169,7 +182,7 @@ pub fn run(args: &Args) -> Result<()> {
         let mut nodes = 0u64;
         let mut secs = 0.0;
         for (i, rec) in records.iter().enumerate() {
-            let (res, t) = search_one(rec, args.depth, args.hash_mb, 1, &params)?;
+            let (res, t) = search_one(rec, args.depth, args.hash_mb, 1, params)?;
             nodes += res.stats.nodes;
             secs += t;
             items.push((res.stats.nodes, res.score, res.best_move.index()));
@@ -212,74 +225,87 @@ pub fn run(args: &Args) -> Result<()> {
     if args.positions.is_none() {
         println!("Bench: {total_nodes}");
     }
-    if let Some(threads) = args.threads {
-        println!(
-            "Time to depth {}: 1 thread vs {threads} threads",
-            args.depth
-        );
-        // 1 and N threads alternate position by position, so that a change in the machine's
-        // load hits both alike; the figure is the median over the runs of the total-time ratio.
-        let mut ratios = Vec::new();
-        let mut totals = Vec::new();
-        for run in 0..runs {
-            let (mut sum1, mut sumn) = (0.0, 0.0);
-            let (mut nodes1, mut nodesn) = (0u64, 0u64);
-            for (i, rec) in records.iter().enumerate() {
-                let (res1, t1) = search_one(rec, args.depth, args.hash_mb, 1, &params)?;
-                let (res, tn) = search_one(rec, args.depth, args.hash_mb, threads, &params)?;
-                sum1 += t1;
-                sumn += tn;
-                nodes1 += res1.stats.nodes;
-                nodesn += res.stats.nodes;
-                if run == 0 && !args.quiet {
-                    println!(
-                        "position {:>2}: {:>8.0} ms vs {:>8.0} ms  ({:.2}x)  nodes {:>8} vs {:>8}  best {}",
-                        i + 1,
-                        t1 * 1000.0,
-                        tn * 1000.0,
-                        t1 / tn.max(1e-9),
-                        res1.stats.nodes,
-                        res.stats.nodes,
-                        format_pos(res.best_move, rec.size)
-                    );
-                }
-            }
-            if runs > 1 && !args.quiet {
+    Ok(())
+}
+
+/// Times the search of `records` to the depth with one thread and with `threads`, and prints
+/// how much faster the threads are.
+///
+/// # Errors
+/// A position that cannot be searched.
+fn compare_threads(
+    args: &Args,
+    records: &[Record],
+    params: &SearchParams,
+    threads: usize,
+) -> Result<()> {
+    let runs = args.runs;
+    println!(
+        "Time to depth {}: 1 thread vs {threads} threads",
+        args.depth
+    );
+    // 1 and N threads alternate position by position, so that a change in the machine's
+    // load hits both alike; the figure is the median over the runs of the total-time ratio.
+    let mut ratios = Vec::new();
+    let mut totals = Vec::new();
+    for run in 0..runs {
+        let (mut sum1, mut sumn) = (0.0, 0.0);
+        let (mut nodes1, mut nodesn) = (0u64, 0u64);
+        for (i, rec) in records.iter().enumerate() {
+            let (res1, t1) = search_one(rec, args.depth, args.hash_mb, 1, params)?;
+            let (res, tn) = search_one(rec, args.depth, args.hash_mb, threads, params)?;
+            sum1 += t1;
+            sumn += tn;
+            nodes1 += res1.stats.nodes;
+            nodesn += res.stats.nodes;
+            if run == 0 && !args.quiet {
                 println!(
-                    "run {:>2}      : {:>8.0} ms vs {:>8.0} ms  ({:.2}x)",
-                    run + 1,
-                    sum1 * 1000.0,
-                    sumn * 1000.0,
-                    sum1 / sumn.max(1e-9)
+                    "position {:>2}: {:>8.0} ms vs {:>8.0} ms  ({:.2}x)  nodes {:>8} vs {:>8}  best {}",
+                    i + 1,
+                    t1 * 1000.0,
+                    tn * 1000.0,
+                    t1 / tn.max(1e-9),
+                    res1.stats.nodes,
+                    res.stats.nodes,
+                    format_pos(res.best_move, rec.size)
                 );
             }
-            ratios.push(sum1 / sumn.max(1e-9));
-            totals.push((sum1, sumn, nodes1, nodesn));
         }
-        // the median run, whose times and nodes the split below breaks down
-        let k = median_index(&ratios).unwrap_or(0);
-        let ratio = ratios[k];
-        let (sum1, sumn, nodes1, nodesn) = totals[k];
-        println!(
-            "Total         : {:.0} ms vs {:.0} ms{}: {threads} threads reach depth {} {:.2}x faster",
-            sum1 * 1000.0,
-            sumn * 1000.0,
-            if runs == 1 {
-                String::new()
-            } else {
-                format!(" (median of {runs} runs)")
-            },
-            args.depth,
-            ratio
-        );
-        // the ratio is the threads' combined speed over the extra nodes they search
-        let node_ratio = nodesn as f64 / nodes1.max(1) as f64;
-        let speed_ratio = (nodesn as f64 / sumn.max(1e-9)) / (nodes1 as f64 / sum1.max(1e-9));
-        println!(
-            "Split         : {threads} threads searched {node_ratio:.2}x the nodes of 1 thread at {speed_ratio:.2}x its nodes/second ({speed_ratio:.2} / {node_ratio:.2} = {:.2})",
-            speed_ratio / node_ratio
-        );
+        if runs > 1 && !args.quiet {
+            println!(
+                "run {:>2}      : {:>8.0} ms vs {:>8.0} ms  ({:.2}x)",
+                run + 1,
+                sum1 * 1000.0,
+                sumn * 1000.0,
+                sum1 / sumn.max(1e-9)
+            );
+        }
+        ratios.push(sum1 / sumn.max(1e-9));
+        totals.push((sum1, sumn, nodes1, nodesn));
     }
+    // the median run, whose times and nodes the split below breaks down
+    let k = median_index(&ratios).unwrap_or(0);
+    let ratio = ratios[k];
+    let (sum1, sumn, nodes1, nodesn) = totals[k];
+    println!(
+        "Total         : {:.0} ms vs {:.0} ms{}: {threads} threads reach depth {} {:.2}x faster",
+        sum1 * 1000.0,
+        sumn * 1000.0,
+        if runs == 1 {
+            String::new()
+        } else {
+            format!(" (median of {runs} runs)")
+        },
+        args.depth,
+        ratio
+    );
+    // the ratio is the threads' combined speed over the extra nodes they search
+    let node_ratio = nodesn as f64 / nodes1.max(1) as f64;
+    let speed_ratio = (nodesn as f64 / sumn.max(1e-9)) / (nodes1 as f64 / sum1.max(1e-9));
+    println!(
+        "Split         : {threads} threads searched {node_ratio:.2}x the nodes of 1 thread at {speed_ratio:.2}x its nodes/second ({speed_ratio:.2} / {node_ratio:.2} = {:.2})",
+        speed_ratio / node_ratio
+    );
     Ok(())
 }
 
