@@ -220,68 +220,13 @@ pub fn run(args: &Args) -> Result<()> {
         .as_deref()
         .map(|s| parse_sprt(s, args.alpha, args.beta))
         .transpose()?;
-    let openings = openings(args)?;
-    let games = args.games.unwrap_or(if openings.is_empty() {
-        2
-    } else {
-        2 * openings.len()
-    });
-    if games == 0 {
-        bail!("--games must be at least 1");
-    }
+    let cfg = match_config(args)?;
     let sink = GameSink::new(args)?;
-    let save_error: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
-    let cfg = MatchConfig {
-        size: args.board.size,
-        rule: rule_of(args),
-        time: TimeControl {
-            move_ms: args.time_ms,
-            game_ms: args.game_time_ms,
-            margin_ms: args.margin_ms,
-            start_ms: args.start_timeout_ms,
-        },
-        openings,
-        swap2: opening_of(args) == OpeningKind::Swap2,
-        renju: match opening_of(args) {
-            OpeningKind::Renju(rule) => Some(rule),
-            _ => None,
-        },
-        games,
-        concurrency: args.concurrency,
-    };
     let players = [args.p1.clone(), args.p2.clone()];
     if !args.json {
         println!("{}", header(args, &cfg, &players));
     }
-    let bar = progress_bar(args, games);
-    let score = std::sync::Mutex::new(Tally::default());
-    let quiet = args.quiet || args.json;
-    let records = run_match(&cfg, &players, &|g| {
-        let t = if let Ok(mut t) = score.lock() {
-            t.add_score(g.score_of_first());
-            *t
-        } else {
-            Tally::default()
-        };
-        bar.set_message(format!(
-            "{}: +{} -{} ={}",
-            players[0].name, t.wins, t.losses, t.draws
-        ));
-        {
-            let mut err = save_error.lock().unwrap_or_else(|e| e.into_inner());
-            if err.is_none() {
-                *err = sink.save(g).err();
-            }
-        }
-        bar.inc(1);
-        if !quiet {
-            bar.suspend(|| println!("{}", game_line(g)));
-        }
-    });
-    bar.finish_and_clear();
-    if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
-    }
+    let records = play_match(args, &cfg, &players, &sink)?;
     let t = tally(&records);
     // forfeits are the games not decided on the board
     let forfeits: Vec<String> = records
@@ -328,6 +273,83 @@ pub fn run(args: &Args) -> Result<()> {
         print_summary(&players, &t, &records, &forfeits, sprt_json.as_ref());
     }
     Ok(())
+}
+
+/// The match the flags describe.
+///
+/// # Errors
+/// Bad openings or game count, an unreadable or malformed openings file.
+fn match_config(args: &Args) -> Result<MatchConfig> {
+    let openings = openings(args)?;
+    let games = args.games.unwrap_or(if openings.is_empty() {
+        2
+    } else {
+        2 * openings.len()
+    });
+    if games == 0 {
+        bail!("--games must be at least 1");
+    }
+    Ok(MatchConfig {
+        size: args.board.size,
+        rule: rule_of(args),
+        time: TimeControl {
+            move_ms: args.time_ms,
+            game_ms: args.game_time_ms,
+            margin_ms: args.margin_ms,
+            start_ms: args.start_timeout_ms,
+        },
+        openings,
+        swap2: opening_of(args) == OpeningKind::Swap2,
+        renju: match opening_of(args) {
+            OpeningKind::Renju(rule) => Some(rule),
+            _ => None,
+        },
+        games,
+        concurrency: args.concurrency,
+    })
+}
+
+/// Plays the match, saving each game to `sink` and reporting it as it ends.
+///
+/// # Errors
+/// A game that cannot be saved.
+fn play_match(
+    args: &Args,
+    cfg: &MatchConfig,
+    players: &[PlayerSpec; 2],
+    sink: &GameSink,
+) -> Result<Vec<GameRecord>> {
+    let save_error: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
+    let bar = progress_bar(args, cfg.games);
+    let score = std::sync::Mutex::new(Tally::default());
+    let quiet = args.quiet || args.json;
+    let records = run_match(cfg, players, &|g| {
+        let t = if let Ok(mut t) = score.lock() {
+            t.add_score(g.score_of_first());
+            *t
+        } else {
+            Tally::default()
+        };
+        bar.set_message(format!(
+            "{}: +{} -{} ={}",
+            players[0].name, t.wins, t.losses, t.draws
+        ));
+        {
+            let mut err = save_error.lock().unwrap_or_else(|e| e.into_inner());
+            if err.is_none() {
+                *err = sink.save(g).err();
+            }
+        }
+        bar.inc(1);
+        if !quiet {
+            bar.suspend(|| println!("{}", game_line(g)));
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = save_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    Ok(records)
 }
 
 /// The openings of the match: the file's, shuffled and with the first ones skipped as asked.
