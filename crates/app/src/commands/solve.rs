@@ -602,67 +602,20 @@ pub fn run(args: &Args) -> Result<()> {
         nodes: args.nodes,
         concurrent: args.concurrent,
     };
-    let bar = if args.json || !std::io::stderr().is_terminal() {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::with_draw_target(Some(puzzles.len() as u64), ProgressDrawTarget::stderr())
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} positions, {msg} [{elapsed}<{eta}]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = progress_bar(args, puzzles.len());
     let mut out = std::io::stdout().lock();
-    let mut times = Vec::with_capacity(puzzles.len());
-    let mut solved_times = Vec::new();
-    let mut worst: Option<(f64, usize)> = None;
-    let mut nodes = 0u64;
-    let mut solved = 0usize;
-    let mut by_method: BTreeMap<&'static str, usize> = BTreeMap::new();
-    let mut matches: BTreeMap<String, Tally> = BTreeMap::new();
-    let mut verified = Tally::default();
-    let mut source_lines = Tally::default();
-    let mut source_lines_failing = Vec::new();
+    let mut totals = Totals::default();
     let mut write_err: Option<std::io::Error> = None;
     // skipped lines go into the JSON stream at their place in the file
     let mut bad_iter = bad.iter().peekable();
     solve_all(&puzzles, args.threads, limits, |i, f| {
         let p = &puzzles[i];
         let cs = checks(p, &f);
-        times.push(f.time_ms);
-        if worst.is_none_or(|(t, _)| f.time_ms > t) {
-            worst = Some((f.time_ms, p.line_no));
-        }
-        nodes += f.result.nodes;
-        if let Some(m) = f.result.method {
-            solved += 1;
-            solved_times.push(f.time_ms);
-            *by_method.entry(m.name()).or_default() += 1;
-        }
-        for c in &cs {
-            let t = matches.entry(c.key.clone()).or_default();
-            t.checked += 1;
-            t.matched += usize::from(c.ok);
-        }
-        if let Some(v) = &f.verified {
-            verified.checked += 1;
-            verified.matched += usize::from(v.is_ok());
-        }
-        if let Some(v) = &f.source_verified {
-            source_lines.checked += 1;
-            source_lines.matched += usize::from(v.is_ok());
-            if v.is_err() {
-                source_lines_failing.push(p.line_no);
-            }
-        }
+        totals.add(p, &f, &cs);
         let mut text = String::new();
         if args.json {
             while let Some((n, e)) = bad_iter.next_if(|(n, _)| *n < p.line_no) {
-                let s = SkippedJson {
-                    kind: "skipped",
-                    line_no: *n,
-                    error: e,
-                };
-                text.push_str(&serde_json::to_string(&s).unwrap_or_default());
+                text.push_str(&skipped_json(*n, e));
                 text.push('\n');
             }
             text.push_str(&position_json(p, &f, &cs));
@@ -676,44 +629,16 @@ pub fn run(args: &Args) -> Result<()> {
             }
         }
         bar.inc(1);
-        bar.set_message(format!("{solved} solved"));
+        bar.set_message(format!("{} solved", totals.solved));
     });
     bar.finish_and_clear();
     if let Some(e) = write_err {
         return Err(e).context("writing the results");
     }
-    let summary = SummaryJson {
-        kind: "summary",
-        file,
-        positions: puzzles.len(),
-        solved,
-        by_method,
-        median_ms: round_us(median(&times)),
-        median_solved_ms: round_us(median(&solved_times)),
-        worst_ms: round_us(worst.map_or(0.0, |w| w.0)),
-        worst_line_no: worst.map(|w| w.1),
-        total_ms: round_us(times.iter().sum()),
-        nodes,
-        matches,
-        verified,
-        source_lines,
-        source_lines_failing,
-        skipped: bad
-            .iter()
-            .map(|(n, e)| SkippedLine {
-                line_no: *n,
-                error: e.clone(),
-            })
-            .collect(),
-    };
+    let summary = totals.summary(file, puzzles.len(), &bad);
     if args.json {
         for (n, e) in bad_iter {
-            let s = SkippedJson {
-                kind: "skipped",
-                line_no: *n,
-                error: e,
-            };
-            writeln!(out, "{}", serde_json::to_string(&s)?)?;
+            writeln!(out, "{}", skipped_json(*n, e))?;
         }
         writeln!(out, "{}", serde_json::to_string(&summary)?)?;
     } else {
@@ -721,6 +646,106 @@ pub fn run(args: &Args) -> Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// The progress bar of `positions` positions (hidden with `--json` or without a terminal).
+fn progress_bar(args: &Args, positions: usize) -> ProgressBar {
+    let bar = if args.json || !std::io::stderr().is_terminal() {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::with_draw_target(Some(positions as u64), ProgressDrawTarget::stderr())
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} positions, {msg} [{elapsed}<{eta}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// A skipped line as a line of the JSON stream.
+fn skipped_json(line_no: usize, error: &str) -> String {
+    let s = SkippedJson {
+        kind: "skipped",
+        line_no,
+        error,
+    };
+    serde_json::to_string(&s).unwrap_or_default()
+}
+
+/// The counts and times of the positions solved so far, for the summary.
+#[derive(Default)]
+struct Totals {
+    times: Vec<f64>,
+    solved_times: Vec<f64>,
+    /// The longest time and its line.
+    worst: Option<(f64, usize)>,
+    nodes: u64,
+    solved: usize,
+    by_method: BTreeMap<&'static str, usize>,
+    matches: BTreeMap<String, Tally>,
+    verified: Tally,
+    source_lines: Tally,
+    source_lines_failing: Vec<usize>,
+}
+
+impl Totals {
+    /// Counts the answer `f` to the puzzle `p`, and its checks `cs`.
+    fn add(&mut self, p: &Puzzle, f: &Found, cs: &[Check]) {
+        self.times.push(f.time_ms);
+        if self.worst.is_none_or(|(t, _)| f.time_ms > t) {
+            self.worst = Some((f.time_ms, p.line_no));
+        }
+        self.nodes += f.result.nodes;
+        if let Some(m) = f.result.method {
+            self.solved += 1;
+            self.solved_times.push(f.time_ms);
+            *self.by_method.entry(m.name()).or_default() += 1;
+        }
+        for c in cs {
+            let t = self.matches.entry(c.key.clone()).or_default();
+            t.checked += 1;
+            t.matched += usize::from(c.ok);
+        }
+        if let Some(v) = &f.verified {
+            self.verified.checked += 1;
+            self.verified.matched += usize::from(v.is_ok());
+        }
+        if let Some(v) = &f.source_verified {
+            self.source_lines.checked += 1;
+            self.source_lines.matched += usize::from(v.is_ok());
+            if v.is_err() {
+                self.source_lines_failing.push(p.line_no);
+            }
+        }
+    }
+
+    /// The summary of the `positions` positions of `file`, with its skipped lines `bad`.
+    fn summary(self, file: String, positions: usize, bad: &[Skipped]) -> SummaryJson {
+        SummaryJson {
+            kind: "summary",
+            file,
+            positions,
+            solved: self.solved,
+            by_method: self.by_method,
+            median_ms: round_us(median(&self.times)),
+            median_solved_ms: round_us(median(&self.solved_times)),
+            worst_ms: round_us(self.worst.map_or(0.0, |w| w.0)),
+            worst_line_no: self.worst.map(|w| w.1),
+            total_ms: round_us(self.times.iter().sum()),
+            nodes: self.nodes,
+            matches: self.matches,
+            verified: self.verified,
+            source_lines: self.source_lines,
+            source_lines_failing: self.source_lines_failing,
+            skipped: bad
+                .iter()
+                .map(|(n, e)| SkippedLine {
+                    line_no: *n,
+                    error: e.clone(),
+                })
+                .collect(),
+        }
+    }
 }
 
 fn position_json(p: &Puzzle, f: &Found, cs: &[Check]) -> String {
