@@ -628,13 +628,43 @@ impl Table<'_> {
 /// # Errors
 /// Bad flags or starting moves; failures writing to standard output.
 pub fn run(args: &Args) -> Result<()> {
+    let game = start_position(args)?;
+    let mut table = new_table(args, game)?;
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    writeln!(out, "{}", greeting(&table))?;
+    writeln!(out, "{HELP}")?;
+    draw(&mut table.game, &mut out)?;
+    if let Some(o) = table.opening.clone() {
+        table.explain(&o, &mut out)?;
+    }
+    table.explain_renju(&mut out)?;
+    table.show_clock(&mut out)?;
+    play(&mut table, &mut input, &mut out)
+}
+
+/// The renju opening rule of `--opening`, if it names one.
+fn opening_rule(args: &Args) -> Option<renju::OpeningRule> {
+    match args.opening {
+        Some(OpeningKind::Renju(rule)) => Some(rule),
+        _ => None,
+    }
+}
+
+/// The position the game starts from.
+///
+/// # Errors
+/// Bad flags, or flags that do not go together; a bad board file or bad moves.
+fn start_position(args: &Args) -> Result<Game> {
     if let Some(d) = args.depth {
         if d < 1 {
             bail!("--depth must be at least 1");
         }
     }
-    if args
-        .position
+    let start = &args.position;
+    if start
         .start
         .path
         .as_ref()
@@ -645,16 +675,11 @@ pub fn run(args: &Args) -> Result<()> {
     if args.swap2 && args.opening.is_some_and(|o| o != OpeningKind::Swap2) {
         bail!("--swap2 and --opening ask for two openings: give one");
     }
-    let opening_rule = match args.opening {
-        Some(OpeningKind::Renju(rule)) => Some(rule),
-        _ => None,
-    };
-    let start = &args.position;
     let from_position = start.start.path.is_some() || !start.moves.is_empty();
     if swap2_asked(args) && from_position {
         bail!("a swap2 opening starts from the empty board: no moves or --board with --swap2");
     }
-    if let (Some(rule), true) = (opening_rule, from_position) {
+    if let (Some(rule), true) = (opening_rule(args), from_position) {
         bail!("a {rule} opening starts from the empty board: no moves or --board with it");
     }
     let mut board_args = start.board;
@@ -662,16 +687,23 @@ pub fn run(args: &Args) -> Result<()> {
         board_args.rule = args.opening.map(OpeningKind::default_rule);
     }
     let game = load_position(board_args, &start.start, &start.moves, false)?;
-    if let Some(rule) = opening_rule {
+    if let Some(rule) = opening_rule(args) {
         renju::Opening::check_start(rule, game.board()).map_err(anyhow::Error::msg)?;
     }
+    Ok(game)
+}
+
+/// The table of a game from `game` as the flags set it: the engine, the clock, the opening.
+///
+/// # Errors
+/// A bad clock; a searcher that cannot be built.
+fn new_table(args: &Args, game: Game) -> Result<Table<'_>> {
     let clock = match (args.clock_ms, args.increment_ms) {
         (0, Some(_)) => bail!("--increment-ms needs a game clock (--clock-ms)"),
         (0, None) => None,
         (total, inc) => Some(Clock::new(total, inc.unwrap_or(0)).map_err(anyhow::Error::msg)?),
     };
     let (_, searcher) = args.components.build(args.hash_mb, 1, &[])?;
-    let seed = crate::seed::time_seed();
     let mut table = Table {
         args,
         start_len: game.board().moves().len(),
@@ -695,15 +727,17 @@ pub fn run(args: &Args) -> Result<()> {
         opening: swap2_asked(args).then(|| new_opening(args.color)),
         renju: None,
         renju_done: None,
-        seed,
+        seed: crate::seed::time_seed(),
     };
-    if let Some(rule) = opening_rule {
+    if let Some(rule) = opening_rule(args) {
         table.renju = Some(new_renju(rule, table.size(), args.color));
     }
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    Ok(table)
+}
+
+/// The first line of the game: the rule and size, who plays what, the engine and its time.
+fn greeting(table: &Table<'_>) -> String {
+    let args = table.args;
     let clock_text = table.timer.as_ref().map_or(String::new(), |t| {
         format!(
             ", a clock of {} a side{}",
@@ -715,7 +749,7 @@ pub fn run(args: &Args) -> Result<()> {
         )
     });
     let size = table.size();
-    let who = if let Some(rule) = opening_rule {
+    let who = if let Some(rule) = opening_rule(args) {
         match first_player(args.color) {
             Player::Person => format!("a {rule} opening: you start it"),
             Player::Engine => format!("a {rule} opening: the engine starts it"),
@@ -730,30 +764,30 @@ pub fn run(args: &Args) -> Result<()> {
     } else {
         format!("you are {}", args.color)
     };
-    writeln!(
-        out,
+    format!(
         "gomoku play: {} {size}x{size}, {who}, the engine is {} ({} ms per move{clock_text})",
         table.game.board().rule(),
         table.engine.searcher.name(),
         args.time_ms
-    )?;
-    writeln!(out, "{HELP}")?;
-    draw(&mut table.game, &mut out)?;
-    if let Some(o) = table.opening.clone() {
-        table.explain(&o, &mut out)?;
-    }
-    table.explain_renju(&mut out)?;
-    table.show_clock(&mut out)?;
+    )
+}
+
+/// Plays the game: the engine acts when it is to, else a line of `input` is read and done,
+/// until the input ends or says `quit`.
+///
+/// # Errors
+/// Failures reading the input or writing to `out`.
+fn play(table: &mut Table<'_>, input: &mut impl BufRead, out: &mut impl Write) -> Result<()> {
     let mut bytes = Vec::new();
     loop {
         if table.engine_to_act() {
             if table.renju.is_some() {
-                table.engine_renju(&mut out)?;
+                table.engine_renju(out)?;
                 continue;
             }
             match table.opening.clone() {
-                Some(o) => table.engine_opening(&o, &mut out)?,
-                None => table.engine_move(&mut out)?,
+                Some(o) => table.engine_opening(&o, out)?,
+                None => table.engine_move(out)?,
             }
             continue;
         }
@@ -771,7 +805,7 @@ pub fn run(args: &Args) -> Result<()> {
             continue;
         };
         let cmd = line.trim().to_ascii_lowercase();
-        if let Flow::Quit = table.command(line, &cmd, &mut out)? {
+        if let Flow::Quit = table.command(line, &cmd, out)? {
             writeln!(out, "bye")?;
             return Ok(());
         }
