@@ -152,6 +152,13 @@ pub(super) struct ThinkingView {
     pub(super) elapsed_ms: u64,
 }
 
+/// The moves of the line shown: those on the board, those after them, and their points.
+struct LineView {
+    moves: Vec<MoveView>,
+    continuation: Vec<MoveView>,
+    points: Vec<Pos>,
+}
+
 impl Slot {
     /// The state as JSON-ready data.
     pub fn view(&mut self) -> GameView {
@@ -162,6 +169,74 @@ impl Slot {
         let line: Vec<NodeId> = path.iter().chain(&ahead).copied().collect();
         // the proven values along the line (the start position's first)
         let proofs = self.tree.proofs(&line);
+        let LineView {
+            moves,
+            continuation,
+            points: line_moves,
+        } = self.line_view(&path, &ahead, &proofs);
+        let proof_here = proofs[path.len()];
+        let to_move = self.game.board().to_move();
+        GameView {
+            id: self.id.clone(),
+            version: self.version,
+            rule: self.game.board().rule().name(),
+            size,
+            players: PlayersView {
+                black: self.players[0],
+                white: self.players[1],
+            },
+            level: self.level,
+            time_ms: self.time_ms,
+            to_move: to_move.name(),
+            moves,
+            redo: continuation.iter().map(|m| m.point.clone()).collect(),
+            continuation,
+            tree: self.tree_view(&path),
+            engine_waits: self.hold
+                && !self.is_over()
+                && self.opening.is_none()
+                && self.player(to_move) == Player::Engine,
+            win_scale: WIN_SCALE,
+            position: self.game.board().position_string(),
+            result: self.result_view(),
+            forbidden: self.forbidden_view(),
+            thinking: self.job.as_ref().map(|j| ThinkingView {
+                purpose: j.purpose,
+                color: j.color.name(),
+                elapsed_ms: j.started.elapsed().as_millis() as u64,
+            }),
+            live: self.live.as_ref().map(|i| i.with_proof(proof_here)),
+            hint: self.hint.as_ref().map(|i| i.with_proof(proof_here)),
+            analyze: self.analyze,
+            analysis: self.analysis.as_ref().map(|i| i.with_proof(proof_here)),
+            excluded: self
+                .excluded()
+                .iter()
+                .map(|&p| format_pos(p, self.game.board().size()))
+                .collect(),
+            opening: self.opening_view(),
+            swap2_log: self.swap2_log.clone(),
+            renju: self.renju_view(),
+            opening_name: self.opening_name(),
+            setup_plies: self.game.start_ply(),
+            review: self.review_view(&line_moves),
+            solution: self
+                .solution
+                .as_ref()
+                .filter(|(position, _)| *position == self.game.board().position_string())
+                .map(|(_, v)| v.clone()),
+            clock: self
+                .clock
+                .as_ref()
+                .map(|c| c.view(self.clock_running().map(|color| (color, self.turn_ms())))),
+            engine_error: self.error.clone(),
+        }
+    }
+
+    /// The moves of the line through the tree's nodes `path` (to the current node) and
+    /// `ahead` (after it), each with the proof of the position before it from `proofs`.
+    fn line_view(&self, path: &[NodeId], ahead: &[NodeId], proofs: &[Option<i32>]) -> LineView {
+        let size = self.size();
         let start = self.tree.get(ROOT).map_or(0, |n| n.ply);
         let move_view = |i: usize, p: Pos, node: Option<NodeId>| {
             let rec = node.and_then(|n| self.tree.get(n)).map(|n| &n.rec);
@@ -194,7 +269,7 @@ impl Slot {
                 Some(move_view(board_moves.len() + k, p, Some(n)))
             })
             .collect();
-        let line_moves: Vec<Pos> = board_moves
+        let points: Vec<Pos> = board_moves
             .iter()
             .copied()
             .chain(
@@ -203,7 +278,18 @@ impl Slot {
                     .filter_map(|&n| self.tree.get(n).map(|n| n.rec.pos)),
             )
             .collect();
-        let proof_here = proofs[path.len()];
+        LineView {
+            moves,
+            continuation,
+            points,
+        }
+    }
+
+    /// The tree of the game's lines, with the current node at the end of `path`.
+    fn tree_view(&self, path: &[NodeId]) -> TreeView {
+        let size = self.size();
+        let here = self.tree.current();
+        let start = self.tree.get(ROOT).map_or(0, |n| n.ply);
         let first = if self.opening.is_some() {
             here
         } else if self.opening_plies > start {
@@ -213,7 +299,7 @@ impl Slot {
         } else {
             ROOT
         };
-        let tree = TreeView {
+        TreeView {
             current: here,
             first,
             nodes: self
@@ -228,18 +314,14 @@ impl Slot {
                     children: n.children.clone(),
                 })
                 .collect(),
-        };
-        let result = if let Some(loser) = self.resigned.or(self.timed_out) {
-            Some(ResultView {
-                kind: "win",
-                winner: Some(loser.opponent().name()),
-                line: Vec::new(),
-                foul: None,
-                resigned: self.resigned.is_some(),
-                timeout: self.resigned.is_none(),
-            })
-        } else {
-            self.game.result().map(|r| match r {
+        }
+    }
+
+    /// The game's result: a resignation, a time out, or the board's.
+    fn result_view(&self) -> Option<ResultView> {
+        let size = self.size();
+        let Some(loser) = self.resigned.or(self.timed_out) else {
+            return self.game.result().map(|r| match r {
                 GameResult::Win { winner, line, foul } => ResultView {
                     kind: "win",
                     winner: Some(winner.name()),
@@ -256,87 +338,48 @@ impl Slot {
                     resigned: false,
                     timeout: false,
                 },
-            })
+            });
         };
-        let to_move = self.game.board().to_move();
-        let forbidden = if self.is_over() || to_move != Color::Black {
-            Vec::new()
-        } else {
-            self.game
-                .board_mut()
-                .forbidden_points()
-                .into_iter()
-                .map(|(p, k)| ForbiddenView {
-                    point: format_pos(p, size),
-                    kind: k.name(),
-                })
-                .collect()
-        };
-        GameView {
-            id: self.id.clone(),
-            version: self.version,
-            rule: self.game.board().rule().name(),
-            size,
-            players: PlayersView {
-                black: self.players[0],
-                white: self.players[1],
-            },
-            level: self.level,
-            time_ms: self.time_ms,
-            to_move: to_move.name(),
-            moves,
-            redo: continuation.iter().map(|m| m.point.clone()).collect(),
-            continuation,
-            tree,
-            engine_waits: self.hold
-                && !self.is_over()
-                && self.opening.is_none()
-                && self.player(to_move) == Player::Engine,
-            win_scale: WIN_SCALE,
-            position: self.game.board().position_string(),
-            result,
-            forbidden,
-            thinking: self.job.as_ref().map(|j| ThinkingView {
-                purpose: j.purpose,
-                color: j.color.name(),
-                elapsed_ms: j.started.elapsed().as_millis() as u64,
-            }),
-            live: self.live.as_ref().map(|i| i.with_proof(proof_here)),
-            hint: self.hint.as_ref().map(|i| i.with_proof(proof_here)),
-            analyze: self.analyze,
-            analysis: self.analysis.as_ref().map(|i| i.with_proof(proof_here)),
-            excluded: self
-                .excluded()
-                .iter()
-                .map(|&p| format_pos(p, self.game.board().size()))
-                .collect(),
-            opening: self.opening.as_ref().map(|o| OpeningView {
-                rule: "swap2",
-                stage: o.stage,
-                first: o.first,
-                actor: o.actor(),
-                choices: if o.actor() == Player::Person {
-                    o.choices()
-                } else {
-                    &[]
-                },
-            }),
-            swap2_log: self.swap2_log.clone(),
-            renju: self.renju_view(),
-            opening_name: self.opening_name(),
-            setup_plies: self.game.start_ply(),
-            review: self.review_view(&line_moves),
-            solution: self
-                .solution
-                .as_ref()
-                .filter(|(position, _)| *position == self.game.board().position_string())
-                .map(|(_, v)| v.clone()),
-            clock: self
-                .clock
-                .as_ref()
-                .map(|c| c.view(self.clock_running().map(|color| (color, self.turn_ms())))),
-            engine_error: self.error.clone(),
+        Some(ResultView {
+            kind: "win",
+            winner: Some(loser.opponent().name()),
+            line: Vec::new(),
+            foul: None,
+            resigned: self.resigned.is_some(),
+            timeout: self.resigned.is_none(),
+        })
+    }
+
+    /// Black's forbidden points while Black is to move in a game that goes on.
+    fn forbidden_view(&mut self) -> Vec<ForbiddenView> {
+        let size = self.size();
+        if self.is_over() || self.game.board().to_move() != Color::Black {
+            return Vec::new();
         }
+        self.game
+            .board_mut()
+            .forbidden_points()
+            .into_iter()
+            .map(|(p, k)| ForbiddenView {
+                point: format_pos(p, size),
+                kind: k.name(),
+            })
+            .collect()
+    }
+
+    /// The swap2 opening while it lasts.
+    fn opening_view(&self) -> Option<OpeningView> {
+        self.opening.as_ref().map(|o| OpeningView {
+            rule: "swap2",
+            stage: o.stage,
+            first: o.first,
+            actor: o.actor(),
+            choices: if o.actor() == Player::Person {
+                o.choices()
+            } else {
+                &[]
+            },
+        })
     }
 }
 
