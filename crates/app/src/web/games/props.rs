@@ -64,8 +64,19 @@ fn action() -> impl proptest::strategy::Strategy<Value = Action> {
 
 /// What must hold after every action, whatever came before.
 fn check(s: &mut Slot) {
-    // while the game goes on, its position line and its diagram read back as the same
-    // stones with the same side to move
+    check_records(s);
+    let v = s.view();
+    let taken: Vec<&str> = v.moves.iter().map(|m| m.point.as_str()).collect();
+    check_analysis(&v, &taken);
+    check_jobs(&v);
+    check_solution_and_opening(&v, &taken);
+    check_clock(&v);
+    check_tree(s, &v);
+}
+
+/// While the game goes on, its position line and its diagram read back as the same stones
+/// with the same side to move.
+fn check_records(s: &Slot) {
     if !s.game.is_over() {
         let board = s.game.board();
         let line = s.record();
@@ -82,8 +93,10 @@ fn check(s: &mut Slot) {
             }
         }
     }
-    let v = s.view();
-    let taken: Vec<&str> = v.moves.iter().map(|m| m.point.as_str()).collect();
+}
+
+/// The analysis is of the position on the board, and leaves out the points it is to.
+fn check_analysis(v: &GameView, taken: &[&str]) {
     if let Some(a) = &v.analysis {
         assert!(v.analyze, "an analysis is kept only while analysis is on");
         assert_eq!(
@@ -113,6 +126,10 @@ fn check(s: &mut Slot) {
             "points are left out only while analysing"
         );
     }
+}
+
+/// The engine thinks for the side to move, and a review is shown while it runs.
+fn check_jobs(v: &GameView) {
     match &v.thinking {
         Some(t) if t.purpose == Purpose::Analysis => {
             assert!(v.analyze, "an analysis runs only while analysis is on");
@@ -151,6 +168,10 @@ fn check(s: &mut Slot) {
     } else {
         assert!(!reviewing, "a running review is shown");
     }
+}
+
+/// A solution is for the side to move; the swap2 opening's stage fits its stones.
+fn check_solution_and_opening(v: &GameView, taken: &[&str]) {
     if let Some(sol) = &v.solution {
         assert_eq!(sol.color, v.to_move, "the answer is for the side to move");
         assert_eq!(sol.solved, !sol.line.is_empty());
@@ -176,6 +197,10 @@ fn check(s: &mut Slot) {
         assert_ne!(v.players.black, v.players.white);
         assert!(v.moves.len() >= 3);
     }
+}
+
+/// The clock runs for the side to move while the game goes on.
+fn check_clock(v: &GameView) {
     if let Some(c) = &v.clock {
         assert_eq!(
             c.running.is_some(),
@@ -196,7 +221,10 @@ fn check(s: &mut Slot) {
     } else if let Some(r) = &v.result {
         assert!(!r.timeout, "no loss on time without a clock");
     }
-    // the tree: the board is the path to the current node, every line can be played
+}
+
+/// The board is the path to the tree's current node, and every line can be played.
+fn check_tree(s: &Slot, v: &GameView) {
     let start = s.game.start_ply();
     let path = s.tree.path(s.tree.current());
     let on_board: Vec<Pos> = path
