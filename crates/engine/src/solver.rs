@@ -192,92 +192,99 @@ impl Solver {
             .vcf
             .search_stoppable(&mut b, VCF_MAX_FOURS, vcf_nodes, vcf_ms, stop);
         let mut nodes = self.threats.vcf.nodes();
-        if let Some(line) = vcf {
-            return SolveResult {
-                line,
-                method: Some(SolveMethod::Vcf),
-                nodes,
-                elapsed_ms: start.elapsed().as_millis() as u64,
-            };
-        }
-        if task != SolveTask::Vcf && limits.concurrent {
-            let left = limits
-                .time_ms
-                .map(|t| t.saturating_sub(start.elapsed().as_millis() as u64));
-            let (line, method, n) = self.vct_and_search(board, &mut b, left, limits.nodes, stop);
-            return SolveResult {
-                line,
-                method,
-                nodes: nodes + n,
-                elapsed_ms: start.elapsed().as_millis() as u64,
-            };
-        }
-        if task != SolveTask::Vcf {
-            let left = limits
-                .time_ms
-                .map(|t| t.saturating_sub(start.elapsed().as_millis() as u64));
-            if left != Some(0) && !stop.load(Ordering::Relaxed) {
-                // half of what is left: the main search proves wins the VCT does not reach
-                // (over renju-vct.txt at 1 s, alone it proves 173 and the VCT alone 178, with
-                // 10 of its wins outside the VCT's), and the halves solved the most
-                let res = self.threats.vct().search_stoppable(
-                    &mut b,
-                    VctLimits {
-                        max_depth: 40,
-                        max_nodes: limits.nodes.unwrap_or(u64::MAX),
-                        max_ms: left.map(|t| t / 2),
-                    },
-                    stop,
-                );
-                nodes += res.nodes;
-                if let Some(line) = res.line {
-                    return SolveResult {
-                        line,
-                        method: Some(SolveMethod::Vct),
-                        nodes,
-                        elapsed_ms: start.elapsed().as_millis() as u64,
-                    };
-                }
-            }
-        }
-        if task != SolveTask::Vcf {
-            // the rest of the time: the main search, whose proven wins count too
-            let left = limits
-                .time_ms
-                .map(|t| t.saturating_sub(start.elapsed().as_millis() as u64));
-            if left != Some(0) && !stop.load(Ordering::Relaxed) {
-                let engine = self.engine.get_or_insert_with(new_engine);
-                let res = engine.search(
-                    board,
-                    &Limits {
-                        move_time_ms: left,
-                        nodes: limits.nodes,
-                        // no iteration after 70%, so that the search ends inside the time
-                        iteration_start_pct: Some(70),
-                        ..Limits::default()
-                    },
-                    // the VCT has had its turn: the search does not repeat it
-                    &search_options(),
-                    stop,
-                    &mut |_| {},
-                );
-                nodes += res.stats.nodes;
-                if res.score >= WIN_MIN && !res.pv.is_empty() {
-                    return SolveResult {
-                        line: res.pv,
-                        method: Some(SolveMethod::Search),
-                        nodes,
-                        elapsed_ms: start.elapsed().as_millis() as u64,
-                    };
-                }
-            }
-        }
-        SolveResult {
-            line: Vec::new(),
-            method: None,
+        let result = |line: Vec<Pos>, method, nodes| SolveResult {
+            line,
+            method,
             nodes,
             elapsed_ms: start.elapsed().as_millis() as u64,
+        };
+        if let Some(line) = vcf {
+            return result(line, Some(SolveMethod::Vcf), nodes);
         }
+        if task == SolveTask::Vcf {
+            return result(Vec::new(), None, nodes);
+        }
+        let left = || {
+            limits
+                .time_ms
+                .map(|t| t.saturating_sub(start.elapsed().as_millis() as u64))
+        };
+        if limits.concurrent {
+            let (line, method, n) = self.vct_and_search(board, &mut b, left(), limits.nodes, stop);
+            return result(line, method, nodes + n);
+        }
+        if let Some(line) = self.vct_for(&mut b, left(), limits.nodes, stop, &mut nodes) {
+            return result(line, Some(SolveMethod::Vct), nodes);
+        }
+        // the rest of the time: the main search, whose proven wins count too
+        if let Some(line) = self.search_for(board, left(), limits.nodes, stop, &mut nodes) {
+            return result(line, Some(SolveMethod::Search), nodes);
+        }
+        result(Vec::new(), None, nodes)
+    }
+
+    /// The VCT of `b` within half the `left` milliseconds and `max_nodes`: its line if it
+    /// proves a win; its nodes are added to `nodes`. Nothing is searched when no time is left
+    /// or `stop` is set.
+    ///
+    /// Half: the main search proves wins the VCT does not reach (over renju-vct.txt at 1 s,
+    /// alone it proves 173 and the VCT alone 178, with 10 of its wins outside the VCT's), and
+    /// the halves solved the most.
+    fn vct_for(
+        &mut self,
+        b: &mut Board,
+        left: Option<u64>,
+        max_nodes: Option<u64>,
+        stop: &AtomicBool,
+        nodes: &mut u64,
+    ) -> Option<Vec<Pos>> {
+        if left == Some(0) || stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let res = self.threats.vct().search_stoppable(
+            b,
+            VctLimits {
+                max_depth: 40,
+                max_nodes: max_nodes.unwrap_or(u64::MAX),
+                max_ms: left.map(|t| t / 2),
+            },
+            stop,
+        );
+        *nodes += res.nodes;
+        res.line
+    }
+
+    /// The main search of `board` for `left` milliseconds and `max_nodes`: its line if it
+    /// proves a win; its nodes are added to `nodes`. Nothing is searched when no time is left
+    /// or `stop` is set.
+    fn search_for(
+        &mut self,
+        board: &Board,
+        left: Option<u64>,
+        max_nodes: Option<u64>,
+        stop: &AtomicBool,
+        nodes: &mut u64,
+    ) -> Option<Vec<Pos>> {
+        if left == Some(0) || stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let engine = self.engine.get_or_insert_with(new_engine);
+        let res = engine.search(
+            board,
+            &Limits {
+                move_time_ms: left,
+                nodes: max_nodes,
+                // no iteration after 70%, so that the search ends inside the time
+                iteration_start_pct: Some(70),
+                ..Limits::default()
+            },
+            // the VCT has had its turn: the search does not repeat it
+            &search_options(),
+            stop,
+            &mut |_| {},
+        );
+        *nodes += res.stats.nodes;
+        (res.score >= WIN_MIN && !res.pv.is_empty()).then_some(res.pv)
     }
 }
 
