@@ -708,39 +708,10 @@ impl VctSearcher {
         if self.out_of_budget(stop) {
             return false;
         }
-        let att = b.to_move();
-        let def = att.opponent();
-        if b.threat_count(att, Pattern4::Five) > 0 {
-            let (p, _) = five_points(b, att);
-            self.line.push(p[0]);
-            return true;
-        }
-        if b.threat_count(def, Pattern4::Five) > 0 {
-            // the defender's counter-four must be blocked; the attack goes on only if a threat
-            // of ours still stands
-            let (pts, n) = five_points(b, def);
-            if n != 1 || own_class(b, pts[0], att) == Pattern4::Forbid {
-                return false;
-            }
-            b.play_unchecked(pts[0]);
-            self.line.push(pts[0]);
-            let won = self.defend(b, depth, stop);
-            if !won {
-                self.line.pop();
-            }
-            b.undo();
+        if let Some(won) = self.attack_by_fours(b, depth, stop) {
             return won;
         }
-        if b.threat_count(att, Pattern4::Flex4) > 0 {
-            let mut found = Pos::NONE;
-            b.for_each_candidate(|q| {
-                if found == Pos::NONE && b.threat(q, att) == Pattern4::Flex4 {
-                    found = q;
-                }
-            });
-            self.line.push(found);
-            return true;
-        }
+        let att = b.to_move();
         let key = b.key();
         {
             let e = self.table[Self::slot(key)];
@@ -761,21 +732,78 @@ impl VctSearcher {
             if i32::from(e.fail_depth) >= depth {
                 return false;
             }
-            if e.win_depth > 0 && i32::from(e.win_depth) <= depth {
-                // replay the known winning move (cheap, and gives the line)
-                let m = Pos::from_index(e.win_move as usize);
-                if b.is_empty(m) {
-                    b.play_unchecked(m);
-                    self.line.push(m);
-                    if self.defend(b, depth - 1, stop) {
-                        b.undo();
-                        return true;
-                    }
-                    self.line.pop();
-                    b.undo();
-                }
+            if e.win_depth > 0 && i32::from(e.win_depth) <= depth && self.replay(b, e, depth, stop)
+            {
+                return true;
             }
         }
+        let ply = b.ply();
+        let Some(won) = self.try_threats(b, depth, stop) else {
+            return false;
+        };
+        self.store(key, ply, won, depth)
+    }
+
+    /// The attack when a five or a straight four settles it: a five of ours wins, a counter-four
+    /// of the defender must be blocked (and the attack goes on only if a threat of ours still
+    /// stands), a straight four of ours wins. `None` when no four is on the board.
+    fn attack_by_fours(&mut self, b: &mut Board, depth: i32, stop: &AtomicBool) -> Option<bool> {
+        let att = b.to_move();
+        let def = att.opponent();
+        if b.threat_count(att, Pattern4::Five) > 0 {
+            let (p, _) = five_points(b, att);
+            self.line.push(p[0]);
+            return Some(true);
+        }
+        if b.threat_count(def, Pattern4::Five) > 0 {
+            let (pts, n) = five_points(b, def);
+            if n != 1 || own_class(b, pts[0], att) == Pattern4::Forbid {
+                return Some(false);
+            }
+            b.play_unchecked(pts[0]);
+            self.line.push(pts[0]);
+            let won = self.defend(b, depth, stop);
+            if !won {
+                self.line.pop();
+            }
+            b.undo();
+            return Some(won);
+        }
+        if b.threat_count(att, Pattern4::Flex4) > 0 {
+            let mut found = Pos::NONE;
+            b.for_each_candidate(|q| {
+                if found == Pos::NONE && b.threat(q, att) == Pattern4::Flex4 {
+                    found = q;
+                }
+            });
+            self.line.push(found);
+            return Some(true);
+        }
+        None
+    }
+
+    /// Replays the winning move of the table's entry `e` (cheap, and gives the line): true if
+    /// it still wins within `depth`.
+    fn replay(&mut self, b: &mut Board, e: Entry, depth: i32, stop: &AtomicBool) -> bool {
+        let m = Pos::from_index(e.win_move as usize);
+        if !b.is_empty(m) {
+            return false;
+        }
+        b.play_unchecked(m);
+        self.line.push(m);
+        let won = self.defend(b, depth - 1, stop);
+        if !won {
+            self.line.pop();
+        }
+        b.undo();
+        won
+    }
+
+    /// Tries the attacker's threats (the killer of the ply first), then the quiet moves after
+    /// which it would have a VCF: the move that wins within `depth`, `Pos::NONE` when none
+    /// does, or `None` when time ran out while the VCFs were looked for.
+    fn try_threats(&mut self, b: &mut Board, depth: i32, stop: &AtomicBool) -> Option<Pos> {
+        let att = b.to_move();
         let mut moves = attacker_threats(b, att);
         let ply = b.ply();
         if self.killers.len() <= ply {
@@ -785,41 +813,45 @@ impl VctSearcher {
         if let Some(i) = moves.iter().position(|&m| m == killer) {
             moves[..=i].rotate_right(1);
         }
-        let mut won = Pos::NONE;
         for &m in &moves {
             if self.try_threat(b, m, depth, None, stop) {
-                won = m;
-                break;
+                return Some(m);
+            }
+            if self.aborted {
+                return Some(Pos::NONE);
+            }
+        }
+        if self.aborted
+            || self.iter_depth < VCF_THREAT_FROM_ITERATION
+            || self.iter_depth - depth >= VCF_THREAT_PLIES
+        {
+            return Some(Pos::NONE);
+        }
+        // quiet moves after which we would have a VCF: the defender must break it
+        let (start, max_ms) = (self.start, self.limits.max_ms);
+        let expired = || time_up(start, max_ms, stop);
+        let (threats, n) = vcf_threats(b, att, &moves, &mut self.vcf, &expired);
+        self.nodes += n;
+        if expired() {
+            self.aborted = true;
+            return None;
+        }
+        for (m, vcf) in threats {
+            if self.try_threat(b, m, depth, Some(&vcf), stop) {
+                return Some(m);
             }
             if self.aborted {
                 break;
             }
         }
-        if won == Pos::NONE
-            && !self.aborted
-            && self.iter_depth >= VCF_THREAT_FROM_ITERATION
-            && self.iter_depth - depth < VCF_THREAT_PLIES
-        {
-            // quiet moves after which we would have a VCF: the defender must break it
-            let (start, max_ms) = (self.start, self.limits.max_ms);
-            let expired = || time_up(start, max_ms, stop);
-            let (threats, n) = vcf_threats(b, att, &moves, &mut self.vcf, &expired);
-            self.nodes += n;
-            if expired() {
-                self.aborted = true;
-                return false;
-            }
-            for (m, vcf) in threats {
-                if self.try_threat(b, m, depth, Some(&vcf), stop) {
-                    won = m;
-                    break;
-                }
-                if self.aborted {
-                    break;
-                }
-            }
-        }
-        let entry = &mut self.table[slot];
+        Some(Pos::NONE)
+    }
+
+    /// Stores in the table what the attack of the position `key` at `ply` found: the move
+    /// `won` that wins within `depth` (also the ply's killer), or a failure at `depth` (unless
+    /// the search was cut short). Returns whether the attack won.
+    fn store(&mut self, key: u64, ply: usize, won: Pos, depth: i32) -> bool {
+        let entry = &mut self.table[Self::slot(key)];
         if entry.key != key {
             *entry = Entry {
                 key,
