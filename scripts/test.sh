@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check of the project: the formatting (cargo fmt), the lints (cargo clippy, warnings
-# as errors), the documentation (cargo doc, warnings as errors), then the workspace's unit,
-# data-driven and integration tests, including the browser test of the web board, which needs
-# Debian's chromium and chromium-driver: they are installed here when missing (as root, or
+# as errors), the length of every function (scripts/fn-lengths.py: at most 120 lines in the
+# source, 150 in tests), the documentation (cargo doc, warnings as errors), then the workspace's
+# unit, data-driven and integration tests, including the browser test of the web board, which
+# needs Debian's chromium and chromium-driver: they are installed here when missing (as root, or
 # through sudo).
 # Usage: scripts/test.sh   (from anywhere in the repository)
 set -euo pipefail
@@ -32,6 +33,8 @@ echo "scripts/test.sh: cargo fmt --check" >&2
 cargo fmt --all --check
 echo "scripts/test.sh: cargo clippy" >&2
 cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "scripts/test.sh: function lengths" >&2
+python3 scripts/fn-lengths.py
 echo "scripts/test.sh: cargo doc" >&2
 RUSTDOCFLAGS="${RUSTDOCFLAGS:-} -D warnings" cargo doc --workspace --no-deps --locked
 echo "scripts/test.sh: cargo test" >&2
