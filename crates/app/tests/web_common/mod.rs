@@ -1,5 +1,6 @@
 //! The web API without a socket, for the integration tests: a router on a small table, one
-//! request and its answer as JSON, a new game, and polling a game until a condition holds.
+//! request and its answer as JSON, a new game, polling a game until a condition holds, the
+//! moves of a game's state, and the checks of an error answer.
 #![allow(dead_code)]
 
 use axum::body::Body;
@@ -70,4 +71,59 @@ pub async fn wait_for(app: &Router, id: &str, what: &str, done: impl Fn(&Value) 
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// A game of engine against engine at 2 s a move, once the engine is thinking.
+pub async fn engine_moving(app: &Router) -> String {
+    let (id, _) = new_game(
+        app,
+        serde_json::json!({"black": "engine", "white": "engine", "time_ms": 2000}),
+    )
+    .await;
+    wait_for(app, &id, "the engine thinking", |v| {
+        v["thinking"]["purpose"] == "move"
+    })
+    .await;
+    id
+}
+
+/// The points of a list of moves of a game's state.
+pub fn points(list: &Value) -> Vec<String> {
+    list.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The moves on the board.
+pub fn moves(v: &Value) -> Vec<String> {
+    points(&v["moves"])
+}
+
+/// The moves after those on the board on the line shown (redo's).
+pub fn continuation(v: &Value) -> Vec<String> {
+    points(&v["continuation"])
+}
+
+/// The line shown: the moves on the board, then those after them.
+pub fn line(v: &Value) -> Vec<String> {
+    let mut out = moves(v);
+    out.extend(continuation(v));
+    out
+}
+
+/// The code of an error answer.
+pub fn error_code(v: &Value) -> &str {
+    v["error"]["code"].as_str().unwrap_or("<no error code>")
+}
+
+/// Asserts a 4xx JSON error with this status and code, and a message for people.
+pub fn assert_error(status: StatusCode, v: &Value, want: StatusCode, code: &str) {
+    assert_eq!(status, want, "{v}");
+    assert_eq!(error_code(v), code, "{v}");
+    assert!(
+        v["error"]["message"].as_str().is_some_and(|m| m.len() > 10),
+        "a message for people: {v}"
+    );
 }

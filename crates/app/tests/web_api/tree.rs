@@ -1,39 +1,9 @@
-//! The tree of a game's moves through the web API, without a socket (`oneshot`): a move after
-//! an undo starts a new line, any node can be shown again, lines are promoted and deleted, the
-//! engine waits inside a line, the tree goes out as SGF with its variations and comes back the
-//! same, and bad requests (unknown nodes, malformed SGF) are refused with the game unchanged.
+//! The tree of a game's moves: a move after an undo starts a new line, any node can be shown
+//! again, lines are promoted and deleted, the engine waits inside a line, the tree goes out as
+//! SGF with its variations and comes back the same, and bad requests (unknown nodes, malformed
+//! SGF) are refused with the game unchanged.
 
-use axum::http::StatusCode;
-use axum::Router;
-use serde_json::{json, Value};
-
-mod web_common;
-use web_common::*;
-
-fn assert_error(status: StatusCode, v: &Value, want: StatusCode, code: &str) {
-    assert_eq!(status, want, "{v}");
-    assert_eq!(v["error"]["code"], code, "{v}");
-    assert!(
-        v["error"]["message"].as_str().is_some_and(|m| m.len() > 10),
-        "a message for people: {v}"
-    );
-}
-
-fn points(list: &Value) -> Vec<String> {
-    list.as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["move"].as_str().unwrap().to_string())
-        .collect()
-}
-
-fn moves(v: &Value) -> Vec<String> {
-    points(&v["moves"])
-}
-
-fn continuation(v: &Value) -> Vec<String> {
-    points(&v["continuation"])
-}
+use super::*;
 
 /// The node of the tree reached by the moves `path` from the start.
 fn node(v: &Value, path: &[&str]) -> u64 {
@@ -106,7 +76,6 @@ async fn export(app: &Router, id: &str, format: &str) -> String {
     assert_eq!(s, StatusCode::OK, "{v}");
     v.as_str().unwrap().to_string()
 }
-
 // Lines: a new one after an undo, shown again, promoted, deleted.
 mod variations {
     use super::*;
