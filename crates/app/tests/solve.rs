@@ -4,7 +4,8 @@
 //!
 //! The puzzle sets are the repository's copies (`tests/data/puzzles/`, samples of the shared
 //! datasets, and the engine's `tests/data/`), always; when `../shared` is beside the
-//! repository, the whole shared VCF sets are checked too.
+//! repository, the whole shared VCF sets are checked too (without it, a line on standard error
+//! says that they are skipped).
 
 use gomoku_engine::notation::parse_moves;
 use gomoku_engine::record::Record;
@@ -15,6 +16,7 @@ use std::process::Output;
 
 mod common;
 
+use common::shared_data::shared_data;
 use common::{gomoku, gomoku_with_input, stderr, stdout};
 
 fn data(name: &str) -> String {
@@ -35,10 +37,10 @@ fn puzzle_files(copy: &str, shared_rel: &str) -> Vec<PathBuf> {
     let own = here.join("tests/data").join(copy);
     assert!(own.exists(), "{} is missing", own.display());
     let mut files = vec![own];
-    let shared = here.join("../../../shared/data").join(shared_rel);
-    if shared.exists() {
-        files.push(shared);
-    }
+    files.extend(shared_data(
+        shared_rel,
+        &format!("the whole set {shared_rel}"),
+    ));
     files
 }
 

@@ -1,19 +1,21 @@
 //! Table-driven tests over the rule datasets: the copies kept in `tests/data/` always, and the
-//! shared originals in `../shared/data/rules/` too when that folder is present. Every failing
-//! case is reported with its file and line.
+//! shared originals in `../shared/data/rules/` too when that folder is beside the repository
+//! (without it, a line on standard error says that they are skipped). Every failing case is
+//! reported with its file and line.
 
 use gomoku_engine::record::Record;
 use gomoku_engine::{Color, ForbiddenKind, Game, GameError, GameResult, Pos};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+mod shared_data;
+use shared_data::shared_data;
+
 fn data_files(name: &str) -> Vec<PathBuf> {
     let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut v = vec![here.join("tests/data").join(name)];
-    let shared = here.join("../../../shared/data/rules").join(name);
-    if shared.exists() {
-        v.push(shared);
-    }
+    let what = format!("the shared cases of {name}");
+    v.extend(shared_data(&format!("rules/{name}"), &what));
     v
 }
 
@@ -224,9 +226,11 @@ fn every_dataset_position_starts_a_game_with_its_stones_and_side() {
         .expect("tests/data")
         .map(|e| e.expect("an entry").path())
         .collect();
-    let shared = here.join("../../../shared/data");
     for dir in ["puzzles", "vcf", "rules", "openings", "tactics"] {
-        if let Ok(entries) = std::fs::read_dir(shared.join(dir)) {
+        let Some(shared) = shared_data(dir, "the shared datasets' positions") else {
+            continue;
+        };
+        if let Ok(entries) = std::fs::read_dir(shared) {
             files.extend(entries.map(|e| e.expect("an entry").path()));
         }
     }

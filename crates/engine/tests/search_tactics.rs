@@ -1,5 +1,9 @@
 //! Table-driven search tests: wins in one are played, fives are blocked, renju Black never plays
 //! a forbidden point, the stop flag is obeyed, and a legal move always comes back.
+//!
+//! The cases are the copies in `tests/data/` always, and the shared originals in
+//! `../shared/data/rules/` and `../shared/data/tactics/` too when that folder is beside the
+//! repository; without it, a line on standard error says that they are skipped.
 
 use gomoku_engine::record::Record;
 use gomoku_engine::rng::{Rng, XorShift64};
@@ -10,14 +14,15 @@ use gomoku_engine::{
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod shared_data;
+use shared_data::shared_data;
+
 fn data(name: &str) -> Vec<(String, Record)> {
     let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut files = vec![here.join("tests/data").join(name)];
     for sub in ["rules", "tactics"] {
-        let shared = here.join("../../../shared/data").join(sub).join(name);
-        if shared.exists() {
-            files.push(shared);
-        }
+        let what = format!("the shared cases of {name}");
+        files.extend(shared_data(&format!("{sub}/{name}"), &what));
     }
     let mut out = Vec::new();
     for f in files {

@@ -1,10 +1,14 @@
 //! Running the `gomoku` binary from the integration tests: one helper for each way a test
-//! feeds it (no input, a text, raw bytes, or pipes the test drives itself). Each test crate
+//! feeds it (no input, a text, raw bytes, or pipes the test drives itself), and the project's
+//! shared datasets when they are beside the repository ([`shared_data`]). Each test crate
 //! uses only some of them.
 #![allow(dead_code)]
 
 use std::io::Write;
 use std::process::{Child, Command, Output, Stdio};
+
+#[path = "../../../engine/tests/shared_data/mod.rs"]
+pub mod shared_data;
 
 /// Runs `gomoku ARGS` with no standard input and waits for it.
 pub fn gomoku(args: &[&str]) -> Output {
