@@ -156,7 +156,9 @@ def functions(code):
         elif IDENT.match(code, i) and not ident_before(code, i):
             word = IDENT.match(code, i).group(0)
             if word == "mod" and pending_test_attr:
-                test_scopes.append(depth + 1)
+                # a module with a body here (one in a file of its own is found by its file)
+                if re.compile(r"mod\s+\w+\s*\{").match(code, i):
+                    test_scopes.append(depth + 1)
                 pending_test_attr = False
             elif word == "fn":
                 m = re.compile(r"fn\s+([A-Za-z_][A-Za-z0-9_]*)").match(code, i)
