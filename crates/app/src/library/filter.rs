@@ -100,11 +100,18 @@ impl Filter {
             "deleted IS NULL".to_string()
         }];
         let mut values: Vec<Value> = Vec::new();
+        // each `?` of `sql` becomes the number of its value
         let mut add = |sql: &str, vs: Vec<Value>| {
-            let mut s = sql.to_string();
-            for v in vs {
-                values.push(v);
-                s = s.replacen('?', &format!("?{}", values.len()), 1);
+            let mut s = String::new();
+            let mut vs = vs.into_iter();
+            for (i, piece) in sql.split('?').enumerate() {
+                if i > 0 {
+                    if let Some(v) = vs.next() {
+                        values.push(v);
+                    }
+                    s.push_str(&format!("?{}", values.len()));
+                }
+                s.push_str(piece);
             }
             parts.push(s);
         };
