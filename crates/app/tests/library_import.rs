@@ -132,7 +132,7 @@ fn a_folder_with_bad_files_imports_the_others_and_names_each_bad_one() {
         ],
     );
     let lib = open(dir.path());
-    let r: ImportReport = lib.import_paths(&[games.clone()], Rule::Standard).unwrap();
+    let r: ImportReport = lib.import_paths(std::slice::from_ref(&games), Rule::Standard).unwrap();
     assert_eq!(r.added, 3 + 1 + 1 + 2, "{r:?}");
     assert_eq!(r.skipped, 1, "{r:?}");
     let failed: Vec<(String, String)> = r
@@ -232,7 +232,7 @@ fn a_zip_file_imports_its_members_and_games_are_not_added_twice() {
     }
     let lib = open(dir.path());
     let r = lib
-        .import_paths(&[zip_path.clone()], Rule::Freestyle)
+        .import_paths(std::slice::from_ref(&zip_path), Rule::Freestyle)
         .unwrap();
     assert_eq!((r.files, r.added, r.duplicates), (4, 5, 0), "{r:?}");
     assert_eq!(r.failed.len(), 1);
