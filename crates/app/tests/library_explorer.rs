@@ -145,3 +145,50 @@ fn deleted_games_leave_the_explorer_and_restored_ones_come_back() {
     assert!(lib.load(ids[1]).unwrap().is_none());
     assert_eq!(lib.explore(&at("h8 h9 i8 i9"), 10, 0).unwrap().games, 2);
 }
+
+#[test]
+fn busy_positions_keep_their_counts_through_imports_deletes_and_restores() {
+    use gomoku_app::library::bench::random_games;
+    use gomoku_engine::record::Record;
+    use std::collections::HashMap;
+    let dir = tempfile::tempdir().unwrap();
+    let lib = Library::open(&dir.path().join("lib.sqlite")).unwrap();
+    let lines = random_games(1_500, 9);
+    // two imports: the first makes the busy positions counted, the second adds to them
+    lib.import_bytes(
+        "a.txt",
+        lines[..1_200].join("\n").as_bytes(),
+        Rule::Freestyle,
+    )
+    .unwrap();
+    assert!(lib.stats().unwrap().hot > 0);
+    lib.import_bytes(
+        "b.txt",
+        lines[1_200..].join("\n").as_bytes(),
+        Rule::Freestyle,
+    )
+    .unwrap();
+    let ids = lib.ids(&Filter::default()).unwrap();
+    for &id in ids.iter().step_by(7) {
+        lib.delete(id).unwrap();
+    }
+    lib.restore(ids[7]).unwrap();
+    let live: Vec<usize> = (0..lines.len()).filter(|i| i % 7 != 0 || *i == 7).collect();
+    // the first moves of the games still there, each as its class under the board's symmetry
+    let empty = SymHash::new(15, Rule::Freestyle);
+    let keyed = empty.keyed();
+    let mut want: HashMap<String, i64> = HashMap::new();
+    for &i in &live {
+        let rec = Record::parse(&lines[i]).unwrap();
+        let shown = keyed.shown(keyed.canonical(rec.moves[0])).unwrap();
+        *want
+            .entry(gomoku_engine::notation::format_pos(shown, 15))
+            .or_default() += 1;
+    }
+    let e = lib.explore(&empty, 5, 0).unwrap();
+    assert_eq!(e.games, live.len() as i64);
+    let got: HashMap<String, i64> = e.moves.iter().map(|m| (m.point.clone(), m.games)).collect();
+    assert_eq!(got, want);
+    let r = e.results;
+    assert_eq!(r.black + r.white + r.draw + r.unknown, live.len() as i64);
+}

@@ -132,7 +132,9 @@ fn a_folder_with_bad_files_imports_the_others_and_names_each_bad_one() {
         ],
     );
     let lib = open(dir.path());
-    let r: ImportReport = lib.import_paths(std::slice::from_ref(&games), Rule::Standard).unwrap();
+    let r: ImportReport = lib
+        .import_paths(std::slice::from_ref(&games), Rule::Standard)
+        .unwrap();
     assert_eq!(r.added, 3 + 1 + 1 + 2, "{r:?}");
     assert_eq!(r.skipped, 1, "{r:?}");
     let failed: Vec<(String, String)> = r

@@ -260,7 +260,11 @@ async fn the_library_api_lists_filters_renames_deletes_and_restores() {
     let v = post(&app, "/api/library/games/1/restore", json!({})).await;
     assert_eq!(v["name"], "Final");
     assert_eq!(
-        get(&app, "/api/library/explorer?rule=renju&moves=h8%20h9%20i8%20i9").await["games"],
+        get(
+            &app,
+            "/api/library/explorer?rule=renju&moves=h8%20h9%20i8%20i9"
+        )
+        .await["games"],
         3
     );
     // mistakes

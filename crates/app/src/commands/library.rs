@@ -39,6 +39,31 @@ pub enum Sub {
     Export(ExportArgs),
     /// The library's file, figures and size per game.
     Info(InfoArgs),
+    /// The benchmark: import many games into a new library (`--library`, a file that does not
+    /// exist yet), explore positions of every depth, and print the times and the size per
+    /// game.
+    Bench(BenchArgs),
+}
+
+/// Arguments of `gomoku library bench`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// The games: a file of position lines (`gomoku selfplay --out`); without one, made-up
+    /// games (`--games`, `--seed`).
+    #[arg(long)]
+    pub from: Option<PathBuf>,
+    /// How many made-up games.
+    #[arg(long, default_value_t = 100_000)]
+    pub games: usize,
+    /// The seed of the made-up games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Keep the library file afterwards.
+    #[arg(long)]
+    pub keep: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `gomoku library import`.
@@ -168,6 +193,9 @@ pub struct InfoArgs {
 /// # Errors
 /// The library cannot be opened (not a library, a newer one), bad arguments, a failed write.
 pub fn run(args: &Args) -> Result<()> {
+    if let Sub::Bench(a) = &args.command {
+        return bench(&args.library, a);
+    }
     let lib = Library::open(&args.library)?;
     match &args.command {
         Sub::Import(a) => import(&lib, a),
@@ -176,6 +204,7 @@ pub fn run(args: &Args) -> Result<()> {
         Sub::Search(a) => search(&lib, a),
         Sub::Export(a) => export(&lib, a),
         Sub::Info(a) => info(&lib, a),
+        Sub::Bench(_) => Ok(()),
     }
 }
 
@@ -185,6 +214,7 @@ fn import(lib: &Library, a: &ImportArgs) -> Result<()> {
     lib.set_durable(false)?;
     let report = lib.import_paths(&a.paths, a.rule)?;
     lib.set_durable(true)?;
+    lib.checkpoint()?;
     let secs = started.elapsed().as_secs_f64();
     if a.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -410,5 +440,62 @@ fn info(lib: &Library, a: &InfoArgs) -> Result<()> {
         0
     };
     println!("{:.1} MB, {per_game} bytes per game", s.bytes as f64 / 1e6);
+    Ok(())
+}
+
+fn bench(path: &std::path::Path, a: &BenchArgs) -> Result<()> {
+    if path.exists() {
+        bail!(
+            "{} exists: the benchmark needs a new library file (give one with --library)",
+            path.display()
+        );
+    }
+    let started = std::time::Instant::now();
+    let (lines, what) = match &a.from {
+        Some(f) => (
+            std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?,
+            f.display().to_string(),
+        ),
+        None => (
+            crate::library::bench::random_games(a.games, a.seed).join("\n"),
+            format!("made-up games, seed {}", a.seed),
+        ),
+    };
+    let games = lines
+        .lines()
+        .filter(|l| !gomoku_engine::record::Record::is_blank(l))
+        .count();
+    let made_s = started.elapsed().as_secs_f64();
+    let lib = Library::open(path)?;
+    let report = crate::library::bench::run(&lib, &lines, games);
+    drop(lib);
+    if !a.keep {
+        for suffix in ["", "-wal", "-shm"] {
+            let mut p = path.as_os_str().to_owned();
+            p.push(suffix);
+            let _ = std::fs::remove_file(PathBuf::from(p));
+        }
+    }
+    let r = report?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+        return Ok(());
+    }
+    println!("{games} games ({what}), read or made in {made_s:.1} s");
+    println!(
+        "import: {} added in {:.1} s ({:.0} games/s)",
+        r.added,
+        r.import_s,
+        r.added as f64 / r.import_s.max(1e-9)
+    );
+    println!(
+        "explorer: {} queries, median {:.2} ms, slowest {:.2} ms, the empty board {:.2} ms",
+        r.queries, r.query_median_ms, r.query_max_ms, r.query_start_ms
+    );
+    println!(
+        "file: {:.1} MB, {} bytes per game",
+        r.bytes as f64 / 1e6,
+        r.bytes_per_game
+    );
     Ok(())
 }

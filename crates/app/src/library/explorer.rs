@@ -8,6 +8,7 @@
 
 use super::analyses::{analysis_in, AnalysisView};
 use super::filter::{read_summary, Summary, SUMMARY_COLUMNS};
+use super::hot;
 use super::index::LEAF;
 use super::symmetry::SymHash;
 use super::{Library, Result};
@@ -106,29 +107,39 @@ impl Library {
         let keyed = at.keyed();
         let size = at.size();
         let conn = self.conn();
-        let mut by_move: Vec<(i64, Counts)> = Vec::new();
-        {
-            // the rows are stored in the order of `next`: no sort
-            let mut q = conn.prepare_cached(
-                "SELECT next, count(*), sum(outcome = 0), sum(outcome = 1), sum(outcome = 2), \
-                 sum(outcome = 3), sum(first), sum(first AND outcome = 0), \
-                 sum(first AND outcome = 1), sum(first AND outcome = 2), \
-                 sum(first AND outcome = 3) FROM positions WHERE key = ?1 GROUP BY next",
-            )?;
-            let mut rows = q.query([keyed.key])?;
-            while let Some(r) = rows.next()? {
-                let mut c = Counts {
-                    rows: r.get(1)?,
-                    first: r.get(6)?,
-                    ..Counts::default()
-                };
-                for o in 0..4 {
-                    c.by[o] = r.get(2 + o)?;
-                    c.first_by[o] = r.get(7 + o)?;
+        let by_move = match hot::counted(&conn, keyed.key)? {
+            Some(counts) => counts,
+            None => {
+                let counts = hot::scan(&conn, keyed.key)?;
+                if counts.iter().map(|(_, c)| c[0]).sum::<i64>() >= hot::HOT_ROWS {
+                    // a busy position: its counts are kept from now on (if this fails, the
+                    // next query tries again)
+                    let _ = rusqlite::Transaction::new_unchecked(
+                        &conn,
+                        rusqlite::TransactionBehavior::Immediate,
+                    )
+                    .and_then(|tx| {
+                        hot::promote(&tx, keyed.key)?;
+                        tx.commit()
+                    });
                 }
-                by_move.push((r.get(0)?, c));
+                counts
             }
-        }
+        };
+        let by_move: Vec<(i64, Counts)> = by_move
+            .into_iter()
+            .map(|(next, c)| {
+                (
+                    next,
+                    Counts {
+                        rows: c[0],
+                        by: [c[1], c[2], c[3], c[4]],
+                        first: c[5],
+                        first_by: [c[6], c[7], c[8], c[9]],
+                    },
+                )
+            })
+            .collect();
         let results = |by: [i64; 4]| Results {
             unknown: by[0],
             black: by[1],

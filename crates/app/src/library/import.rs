@@ -8,11 +8,12 @@
 //! skipped, not added twice.
 
 use super::game::LibGame;
-use super::{convert, index, renlib, store, Library, Result};
+use super::{convert, hot, index, renlib, store, Library, Result};
 use gomoku_engine::record::Record;
 use gomoku_engine::Rule;
 use rusqlite::TransactionBehavior;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::path::Path;
 
 /// The largest file read (a zip file's members included).
@@ -42,7 +43,17 @@ pub struct ImportReport {
     pub skipped: usize,
     /// The ids of the games added (the first 1,000).
     pub ids: Vec<i64>,
+    /// Index rows added per position, for the positions near the start (to count the busy
+    /// ones after the import: [`super::hot`]).
+    #[serde(skip)]
+    shallow: HashMap<i64, u32>,
 }
+
+/// Positions this many moves from the start, or fewer, are watched for becoming busy.
+const SHALLOW: usize = 12;
+
+/// A position that got this many rows in an import is checked for becoming hot.
+const BUSY: u32 = 64;
 
 /// How a file is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,6 +171,7 @@ impl Library {
         for path in paths {
             self.import_path(path, true, rule, &mut report)?;
         }
+        self.count_busy(&mut report)?;
         Ok(report)
     }
 
@@ -217,6 +229,7 @@ impl Library {
     pub fn import_bytes(&self, name: &str, bytes: &[u8], rule: Rule) -> Result<ImportReport> {
         let mut report = ImportReport::default();
         self.import_bytes_into(name, bytes, rule, &mut report)?;
+        self.count_busy(&mut report)?;
         Ok(report)
     }
 
@@ -293,21 +306,51 @@ impl Library {
         Ok(())
     }
 
+    /// Makes the positions the import added many rows to hot, when they have enough rows.
+    fn count_busy(&self, report: &mut ImportReport) -> Result<()> {
+        let busy: Vec<i64> = std::mem::take(&mut report.shallow)
+            .into_iter()
+            .filter(|&(_, n)| n >= BUSY)
+            .map(|(k, _)| k)
+            .collect();
+        if busy.is_empty() {
+            return Ok(());
+        }
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        for key in busy {
+            hot::promote(&tx, key)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     /// Writes the games of one file in one transaction, passing over those already there.
     fn write_file(&self, games: &[LibGame], report: &mut ImportReport) -> Result<()> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let hot = hot::keys(&tx)?;
         let mut added = Vec::new();
         let mut duplicates = 0;
+        let mut shallow: HashMap<i64, u32> = HashMap::new();
         for g in games {
             let rows = index::rows(g);
             if Library::find_identity(&tx, index::identity(g, &rows))?.is_some() {
                 duplicates += 1;
                 continue;
             }
-            added.push(store::insert_in(&tx, g, &rows, None, None)?);
+            added.push(store::insert_in(&tx, &hot, g, &rows, None, None)?);
+            for r in rows
+                .iter()
+                .filter(|r| r.depth <= SHALLOW && !hot.contains(&r.key))
+            {
+                *shallow.entry(r.key).or_default() += 1;
+            }
         }
         tx.commit()?;
+        for (k, n) in shallow {
+            *report.shallow.entry(k).or_default() += n;
+        }
         report.added += added.len();
         report.duplicates += duplicates;
         let room = 1_000usize.saturating_sub(report.ids.len());

@@ -13,10 +13,11 @@
 //! a game imported twice is recognised by it.
 
 use super::game::{LibGame, NodeId};
+use super::hot::{of_row, Counts};
 use super::symmetry::{mix, SymHash};
 use gomoku_engine::Color;
 use rusqlite::{params, Transaction};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The `next` of a row where a line ends.
 pub const LEAF: i64 = -1;
@@ -32,6 +33,8 @@ pub struct Row {
     pub node: NodeId,
     /// Whether this is the game's first row of the position.
     pub first: bool,
+    /// The number of moves to the position from the start (not stored).
+    pub depth: usize,
 }
 
 /// The symmetric hash of a game's start position (its set-up stones, its side to move).
@@ -74,6 +77,7 @@ pub fn rows(game: &LibGame) -> Vec<Row> {
                     next,
                     node: id,
                     first: firsts.insert(keyed.key, ()).is_none(),
+                    depth,
                 });
             }
         };
@@ -118,43 +122,49 @@ pub fn identity(game: &LibGame, rows: &[Row]) -> i64 {
 
 /// Writes the rows of game `id`: `new` in place of `old` (both as [`rows`] made them), each row
 /// with the game's outcome (`outcome`, the number stored; `old_outcome` the one stored before).
+/// The counts of the hot positions among them (`hot`: [`super::hot::keys`]) follow.
 ///
 /// # Errors
 /// An SQLite error.
 pub fn write(
     tx: &Transaction<'_>,
+    hot: &HashSet<i64>,
     id: i64,
-    old: &[Row],
-    old_outcome: i64,
-    new: &[Row],
-    outcome: i64,
+    old: (&[Row], i64),
+    new: (&[Row], i64),
 ) -> rusqlite::Result<()> {
-    let mut del =
-        tx.prepare_cached("DELETE FROM positions WHERE key = ?1 AND next = ?2 AND game = ?3")?;
-    let mut ins = tx.prepare_cached(
-        "INSERT OR REPLACE INTO positions (key, next, game, node, outcome, first) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
-    if old_outcome != outcome {
-        for r in old {
-            del.execute(params![r.key, r.next, id])?;
-        }
-        for r in new {
-            ins.execute(params![r.key, r.next, id, r.node, outcome, r.first])?;
-        }
-        return Ok(());
-    }
+    let ((old, old_outcome), (new, outcome)) = (old, new);
+    let same = |a: &Row, b: &Row| a.node == b.node && a.first == b.first;
     let before: HashMap<(i64, i64), &Row> = old.iter().map(|r| ((r.key, r.next), r)).collect();
     let after: HashMap<(i64, i64), &Row> = new.iter().map(|r| ((r.key, r.next), r)).collect();
-    for r in old {
-        if !after.contains_key(&(r.key, r.next)) {
-            del.execute(params![r.key, r.next, id])?;
+    let kept = |r: &Row, other: &HashMap<(i64, i64), &Row>| {
+        old_outcome == outcome && other.get(&(r.key, r.next)).is_some_and(|o| same(o, r))
+    };
+    let mut deltas: HashMap<(i64, i64), Counts> = HashMap::new();
+    let mut count = |r: &Row, o: i64, sign: i64| {
+        if hot.contains(&r.key) {
+            let d = deltas.entry((r.key, r.next)).or_default();
+            for (a, b) in d.iter_mut().zip(of_row(o, r.first)) {
+                *a += sign * b;
+            }
         }
+    };
+    let mut del =
+        tx.prepare_cached("DELETE FROM positions WHERE key = ?1 AND next = ?2 AND game = ?3")?;
+    for r in old.iter().filter(|r| !kept(r, &after)) {
+        del.execute(params![r.key, r.next, id])?;
+        count(r, old_outcome, -1);
     }
-    for r in new {
-        if before.get(&(r.key, r.next)) != Some(&r) {
-            ins.execute(params![r.key, r.next, id, r.node, outcome, r.first])?;
-        }
+    let mut ins = tx.prepare_cached(
+        "INSERT INTO positions (key, next, game, node, outcome, first) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for r in new.iter().filter(|r| !kept(r, &before)) {
+        ins.execute(params![r.key, r.next, id, r.node, outcome, r.first])?;
+        count(r, outcome, 1);
+    }
+    if !deltas.is_empty() {
+        super::hot::adjust(tx, &deltas)?;
     }
     Ok(())
 }

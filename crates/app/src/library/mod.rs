@@ -15,18 +15,22 @@
 //! - `store`: games in and out of the file (insert, update, load, list, delete, restore);
 //! - `filter`: which games a list or an export takes ([`Filter`]);
 //! - `explorer`: the moves played from a position, with their results and values;
+//! - `hot`: the explorer's counts kept ready for the positions many games go through;
 //! - `analyses`: the engine's analyses, stored and found again;
 //! - `convert`: SGF, `.psq` and position lines to and from [`LibGame`];
 //! - `renlib`: the RenLib `.lib` reader;
 //! - `import`: files, folders and zip files in, a transaction per file;
-//! - `export`: games out as an SGF collection.
+//! - `export`: games out as an SGF collection;
+//! - `bench`: the benchmark of imports and queries.
 
 pub mod analyses;
+pub mod bench;
 pub mod convert;
 pub mod explorer;
 pub mod export;
 pub mod filter;
 pub mod game;
+pub mod hot;
 pub mod import;
 pub mod index;
 pub mod renlib;
@@ -142,6 +146,17 @@ impl Library {
         Ok(())
     }
 
+    /// Moves what the write-ahead log holds into the file and empties the log (after a large
+    /// import, so that the file's size is its size).
+    ///
+    /// # Errors
+    /// An SQLite error (a reader of another process holds the log: it is emptied later).
+    pub fn checkpoint(&self) -> Result<()> {
+        self.conn()
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
+        Ok(())
+    }
+
     /// The library's figures: games, moves, positions indexed, analyses, file size.
     ///
     /// # Errors
@@ -154,6 +169,7 @@ impl Library {
         let moves = count("SELECT coalesce(sum(moves), 0) FROM games WHERE deleted IS NULL")?;
         let positions = count("SELECT count(*) FROM positions")?;
         let analyses = count("SELECT count(*) FROM analyses")?;
+        let hot = count("SELECT count(*) FROM hot_keys")?;
         let pages = count("PRAGMA page_count")?;
         let page_size = count("PRAGMA page_size")?;
         let wal = std::fs::metadata(wal_path(&self.path)).map_or(0, |m| m.len());
@@ -165,6 +181,7 @@ impl Library {
             moves,
             positions,
             analyses,
+            hot,
             bytes: (pages * page_size) as u64 + wal,
         })
     }
@@ -194,6 +211,8 @@ pub struct Stats {
     pub positions: i64,
     /// Stored analyses.
     pub analyses: i64,
+    /// Positions whose explorer counts are kept ready (they have many games).
+    pub hot: i64,
     /// The file's size with its write-ahead log, in bytes.
     pub bytes: u64,
 }

@@ -17,6 +17,8 @@
 //!   has any;
 //! - `positions`: the position index, one row per position of a game and move played there
 //!   ([`super::index`]);
+//! - `hot_keys`, `hot_moves`: the explorer's counts of the positions many games go through
+//!   ([`super::hot`]);
 //! - `analyses`: the engine's analyses of positions, one per position key
 //!   ([`super::analyses`]).
 
@@ -71,6 +73,15 @@ const MIGRATIONS: &[&str] = &[
         outcome INTEGER NOT NULL,
         first INTEGER NOT NULL,
         PRIMARY KEY (key, next, game)
+    ) WITHOUT ROWID;
+    CREATE TABLE hot_keys (key INTEGER PRIMARY KEY);
+    CREATE TABLE hot_moves (
+        key INTEGER NOT NULL,
+        next INTEGER NOT NULL,
+        c0 INTEGER NOT NULL, c1 INTEGER NOT NULL, c2 INTEGER NOT NULL, c3 INTEGER NOT NULL,
+        c4 INTEGER NOT NULL, c5 INTEGER NOT NULL, c6 INTEGER NOT NULL, c7 INTEGER NOT NULL,
+        c8 INTEGER NOT NULL, c9 INTEGER NOT NULL,
+        PRIMARY KEY (key, next)
     ) WITHOUT ROWID;
     CREATE TABLE analyses (
         key INTEGER PRIMARY KEY,

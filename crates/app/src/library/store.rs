@@ -7,13 +7,14 @@
 //! and another process writing the same file waits its turn.
 
 use super::game::{GameTree, Label, LibGame, NodeId, Note, Tags};
+use super::hot;
 use super::index::{self, Row};
 use super::{now, Library, LibraryError, Result};
 use gomoku_engine::notation::{format_pos, parse_pos};
 use gomoku_engine::{Color, Pos, Rule};
 use rusqlite::{params, OptionalExtension, Transaction, TransactionBehavior};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A game as stored, with what the library knows about it besides the game.
 #[derive(Clone, Debug)]
@@ -245,6 +246,7 @@ fn columns(g: &LibGame, identity: i64) -> [rusqlite::types::Value; 17] {
 /// Adds a game in a transaction; returns its id.
 pub(crate) fn insert_in(
     tx: &Transaction<'_>,
+    hot: &HashSet<i64>,
     g: &LibGame,
     rows: &[Row],
     board_id: Option<&str>,
@@ -264,7 +266,7 @@ pub(crate) fn insert_in(
     q.execute(rusqlite::params_from_iter(values))?;
     let id = tx.last_insert_rowid();
     write_notes(tx, id, None, g)?;
-    index::write(tx, id, &[], 0, rows, g.outcome().number())?;
+    index::write(tx, hot, id, (&[], 0), (rows, g.outcome().number()))?;
     Ok(id)
 }
 
@@ -375,7 +377,8 @@ impl Library {
         let rows = index::rows(g);
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let id = insert_in(&tx, g, &rows, board_id, board_state)?;
+        let hot = hot::keys(&tx)?;
+        let id = insert_in(&tx, &hot, g, &rows, board_id, board_state)?;
         tx.commit()?;
         Ok(id)
     }
@@ -426,11 +429,10 @@ impl Library {
             let old_rows = index::rows(&old.game);
             index::write(
                 &tx,
+                &hot::keys(&tx)?,
                 id,
-                &old_rows,
-                old.game.outcome().number(),
-                &new_rows,
-                g.outcome().number(),
+                (&old_rows, old.game.outcome().number()),
+                (&new_rows, g.outcome().number()),
             )?;
         }
         write_notes(&tx, id, Some(&old.game), g)?;
@@ -513,7 +515,14 @@ impl Library {
             return Ok(false);
         };
         let rows = index::rows(&old.game);
-        index::write(&tx, id, &rows, old.game.outcome().number(), &[], 0)?;
+        let hot = hot::keys(&tx)?;
+        index::write(
+            &tx,
+            &hot,
+            id,
+            (&rows, old.game.outcome().number()),
+            (&[], 0),
+        )?;
         tx.execute(
             "UPDATE games SET deleted = ?1 WHERE id = ?2",
             params![now(), id],
@@ -533,7 +542,14 @@ impl Library {
             return Ok(false);
         };
         let rows = index::rows(&old.game);
-        index::write(&tx, id, &[], 0, &rows, old.game.outcome().number())?;
+        let hot = hot::keys(&tx)?;
+        index::write(
+            &tx,
+            &hot,
+            id,
+            (&[], 0),
+            (&rows, old.game.outcome().number()),
+        )?;
         tx.execute("UPDATE games SET deleted = NULL WHERE id = ?1", [id])?;
         tx.commit()?;
         Ok(true)
