@@ -489,8 +489,9 @@ fn bench(path: &std::path::Path, a: &BenchArgs) -> Result<()> {
         r.added as f64 / r.import_s.max(1e-9)
     );
     println!(
-        "explorer: {} queries, median {:.2} ms, slowest {:.2} ms, the empty board {:.2} ms",
-        r.queries, r.query_median_ms, r.query_max_ms, r.query_start_ms
+        "explorer: {} queries, median {:.2} ms, 99% under {:.2} ms, slowest {:.2} ms, the empty \
+         board {:.2} ms",
+        r.queries, r.query_median_ms, r.query_p99_ms, r.query_max_ms, r.query_start_ms
     );
     println!(
         "file: {:.1} MB, {} bytes per game",

@@ -72,6 +72,8 @@ pub struct BenchReport {
     pub query_max_ms: f64,
     /// The median query.
     pub query_median_ms: f64,
+    /// The 99th percentile of the queries.
+    pub query_p99_ms: f64,
     /// The query of the empty board (every game goes through it).
     pub query_start_ms: f64,
     /// The file's size with its log.
@@ -123,6 +125,7 @@ pub fn run(lib: &Library, lines: &str, games: usize) -> super::Result<BenchRepor
         queries: times.len(),
         query_max_ms: times.last().copied().unwrap_or(0.0),
         query_median_ms: times.get(times.len() / 2).copied().unwrap_or(0.0),
+        query_p99_ms: times.get(times.len() * 99 / 100).copied().unwrap_or(0.0),
         query_start_ms: start_ms,
         bytes: stats.bytes,
         bytes_per_game: stats.bytes / (stats.games.max(1) as u64),
