@@ -250,6 +250,8 @@ impl Games {
         let id = new_id(serial);
         let slot = self.new_slot(id.clone(), serial, start);
         let mut game = lock(&slot);
+        // a game that starts from a record's moves is kept from the start
+        game.persist();
         game.maybe_start_engine();
         let view = game.view();
         let timed = game.clock.is_some();
