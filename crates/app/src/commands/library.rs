@@ -211,9 +211,9 @@ pub fn run(args: &Args) -> Result<()> {
 fn import(lib: &Library, a: &ImportArgs) -> Result<()> {
     let started = std::time::Instant::now();
     // a crash loses nothing of a file already imported; a power cut may lose the last ones
-    lib.set_durable(false)?;
+    lib.set_bulk(true)?;
     let report = lib.import_paths(&a.paths, a.rule)?;
-    lib.set_durable(true)?;
+    lib.set_bulk(false)?;
     lib.checkpoint()?;
     let secs = started.elapsed().as_secs_f64();
     if a.json {

@@ -88,10 +88,10 @@ pub struct BenchReport {
 /// # Errors
 /// A library error.
 pub fn run(lib: &Library, lines: &str, games: usize) -> super::Result<BenchReport> {
-    lib.set_durable(false)?;
+    lib.set_bulk(true)?;
     let started = Instant::now();
     let report = lib.import_bytes("bench.txt", lines.as_bytes(), Rule::Freestyle)?;
-    lib.set_durable(true)?;
+    lib.set_bulk(false)?;
     lib.checkpoint()?;
     let import_s = started.elapsed().as_secs_f64();
     if let Some(f) = report.failed.first() {

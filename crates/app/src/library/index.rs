@@ -5,7 +5,7 @@
 //!
 //! The table's primary key is `(key, next, game)`: the rows of a position are together in
 //! the file, sorted by the move, which is how the explorer reads them. A game's rows are
-//! written as a difference from what was there before ([`write`]), so that a move on the board
+//! written as a difference from what was there before ([`write()`]), so that a move on the board
 //! writes a few rows, not the whole game.
 //!
 //! A game's *identity* ([`identity`]) is made of its rows (so of its positions and moves, in

@@ -132,17 +132,21 @@ impl Library {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Whether a commit waits until the file is on the disk (`true`, the default: a change a
-    /// server acknowledged survives a power cut) or only until the system has it (`false`: a
-    /// crash of the program loses nothing, a power cut may lose the last changes; for large
-    /// imports).
+    /// Sets the connection up for a large import (`true`) or back for a server's writes
+    /// (`false`, the default). For an import, a commit waits only until the system has the
+    /// data (a crash of the program loses nothing, a power cut may lose the last files), and
+    /// SQLite keeps up to 512 MB of the file in memory, so that the index's pages are not read
+    /// again and again; otherwise every commit waits until the file is on the disk.
     ///
     /// # Errors
     /// An SQLite error.
-    pub fn set_durable(&self, durable: bool) -> Result<()> {
-        let mode = if durable { "FULL" } else { "NORMAL" };
-        self.conn()
-            .execute_batch(&format!("PRAGMA synchronous={mode}"))?;
+    pub fn set_bulk(&self, bulk: bool) -> Result<()> {
+        let sql = if bulk {
+            "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-524288;"
+        } else {
+            "PRAGMA synchronous=FULL; PRAGMA cache_size=-16384;"
+        };
+        self.conn().execute_batch(sql)?;
         Ok(())
     }
 

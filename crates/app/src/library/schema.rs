@@ -188,7 +188,7 @@ pub fn prepare(conn: &mut Connection, path: &Path) -> Result<(), String> {
             "{shown}: the journal cannot be a write-ahead log ({mode})"
         ));
     }
-    conn.execute_batch("PRAGMA foreign_keys=ON; PRAGMA synchronous=FULL;")
+    conn.execute_batch("PRAGMA foreign_keys=ON; PRAGMA synchronous=FULL; PRAGMA cache_size=-16384;")
         .map_err(sql)?;
     if have < version() {
         let tx = conn

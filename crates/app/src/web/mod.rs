@@ -23,7 +23,7 @@
 //! | `POST /api/games/{id}/note` | `{"node": 7, "comment": "...", "labels": [{"point": "h8", "text": "A"}]}`: a node's comment and labels |
 //! | `GET /api/games/{id}/export?format=position\|psq\|diagram\|record\|sgf` | the game as text (`sgf`: the whole tree) |
 //! | `GET /api/games/{id}/events` | server-sent events: `state`, `info` (search progress), `closed` |
-//! | `GET /api/library`, `/api/library/games`, `/api/library/games/{n}` (`PATCH`, `DELETE`, `/restore`, `/open`, `/export`), `/api/library/explorer`, `/api/library/analysis`, `/api/library/export`, `POST /api/library/import` | the library ([`library_api`], `docs/protocol.md`) |
+//! | `GET /api/library`, `/api/library/games`, `/api/library/games/{n}` (`PATCH`, `DELETE`, `/restore`, `/open`, `/export`), `/api/library/explorer`, `/api/library/analysis`, `/api/library/export`, `POST /api/library/import` | the library (`library_api`, `docs/protocol.md`) |
 //!
 //! Before any handler, [`guard`] refuses requests from other sites or for other host names,
 //! bodies that are not JSON, too large or too slow.
