@@ -72,7 +72,8 @@ pub fn run(args: &Args) -> Result<()> {
         None
     } else {
         let lib = crate::library::Library::open(&args.library)?;
-        println!("gomoku: the library is {}", args.library.display());
+        // on standard error: the first line of standard output is the board's address
+        eprintln!("gomoku: the library is {}", args.library.display());
         Some(std::sync::Arc::new(lib))
     };
     let config = ServerConfig {

@@ -188,8 +188,10 @@ pub fn prepare(conn: &mut Connection, path: &Path) -> Result<(), String> {
             "{shown}: the journal cannot be a write-ahead log ({mode})"
         ));
     }
-    conn.execute_batch("PRAGMA foreign_keys=ON; PRAGMA synchronous=FULL; PRAGMA cache_size=-16384;")
-        .map_err(sql)?;
+    conn.execute_batch(
+        "PRAGMA foreign_keys=ON; PRAGMA synchronous=FULL; PRAGMA cache_size=-16384;",
+    )
+    .map_err(sql)?;
     if have < version() {
         let tx = conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
