@@ -322,8 +322,14 @@ pub(super) async fn export(
             })
             .map_err(bad)?,
     };
-    let mut out = Vec::new();
-    lib.export_to(&ids, &mut out).map_err(failed)?;
+    // a large export reads the file for a while: off the server's own threads
+    let out = tokio::task::spawn_blocking(move || {
+        let mut out = Vec::new();
+        lib.export_to(&ids, &mut out).map(|_| out)
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .map_err(failed)?;
     let text = String::from_utf8(out).map_err(ApiError::internal)?;
     Ok(sgf_response(
         text,
