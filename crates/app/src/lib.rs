@@ -7,6 +7,7 @@ pub mod cli;
 pub mod clock;
 pub mod commands;
 pub mod eval_model;
+pub mod library;
 pub mod opening;
 pub mod pbrain;
 #[cfg(test)]

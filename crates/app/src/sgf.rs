@@ -8,11 +8,17 @@
 //!  (;B[gi]))                        parenthesis per line, the main line first
 //! ```
 //!
-//! Reading is in two steps: [`parse`] reads the syntax into a flat tree of nodes and their
-//! properties (no recursion, so a deep or hostile file cannot exhaust the stack), then
-//! [`read`] gives the moves a meaning ([`SgfRecord`]). Whether the moves are legal is the
-//! game's business: the caller replays them. [`write()`] is the inverse of [`read`]: the record
+//! Reading is in two steps: [`parse_collection`] reads the syntax of a file (a collection of
+//! one game or more) into flat trees of nodes and their properties (no recursion, so a deep or
+//! hostile file cannot exhaust the stack), then [`read_all`] gives each game's moves a meaning
+//! ([`SgfRecord`]); [`read`] takes the first game. Whether the moves are legal is the game's
+//! business: the caller replays them. [`write()`] is the inverse of [`read`]: the record
 //! written reads back as the same record.
+//!
+//! Besides the moves, a record keeps the game-info tags (`PB`, `PW`, `RE`, `DT`, `EV`, `RO`,
+//! `PC`, `GN`, `ON`; [`SgfInfo`]), and on any node a comment (`C`) and labels (`LB`, and
+//! `MA` marks as labels without text). A node without a move (a comment of its own) gives
+//! its comment and labels to the move it follows.
 //!
 //! `RU` is not in the SGF standard for `GM[4]`; it is written with this program's rule names
 //! (`freestyle`, `standard`, `renju`, `caro5`, `caro6`) and read with those and the usual
@@ -63,10 +69,64 @@ pub struct SgfMove {
     pub pos: Pos,
     /// The moves that follow it (indices into [`SgfRecord::moves`]), the main line first.
     pub children: Vec<usize>,
+    /// The comment on the move (`C`).
+    pub comment: String,
+    /// The labels on the board after it (`LB`; `MA` marks have no text).
+    pub labels: Vec<(Pos, String)>,
+}
+
+/// The game-info tags of a record (empty when absent).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SgfInfo {
+    /// Black's player (`PB`).
+    pub black: String,
+    /// White's player (`PW`).
+    pub white: String,
+    /// The result (`RE`).
+    pub result: String,
+    /// The date (`DT`).
+    pub date: String,
+    /// The event (`EV`).
+    pub event: String,
+    /// The round (`RO`).
+    pub round: String,
+    /// The place (`PC`).
+    pub place: String,
+    /// The game's name (`GN`).
+    pub name: String,
+}
+
+impl SgfInfo {
+    /// The tags with their identifiers, in the order they are written.
+    fn fields(&self) -> [(&'static str, &String); 8] {
+        [
+            ("GN", &self.name),
+            ("PB", &self.black),
+            ("PW", &self.white),
+            ("EV", &self.event),
+            ("RO", &self.round),
+            ("DT", &self.date),
+            ("PC", &self.place),
+            ("RE", &self.result),
+        ]
+    }
+
+    fn fields_mut(&mut self) -> [(&'static str, &mut String); 8] {
+        [
+            ("GN", &mut self.name),
+            ("PB", &mut self.black),
+            ("PW", &mut self.white),
+            ("EV", &mut self.event),
+            ("RO", &mut self.round),
+            ("DT", &mut self.date),
+            ("PC", &mut self.place),
+            ("RE", &mut self.result),
+        ]
+    }
 }
 
 /// A game record: the start position and the tree of moves.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SgfRecord {
     /// The board size.
     pub size: usize,
@@ -85,6 +145,12 @@ pub struct SgfRecord {
     pub moves: Vec<SgfMove>,
     /// The moves from the start position (indices into `moves`), the main line first.
     pub first: Vec<usize>,
+    /// The game-info tags.
+    pub info: SgfInfo,
+    /// The comment on the start position (`C` of the root).
+    pub comment: String,
+    /// The labels on the start position.
+    pub labels: Vec<(Pos, String)>,
 }
 
 /// Where a problem is: a line and a column (both from 1) of the text.
@@ -95,24 +161,32 @@ fn at(text: &str, offset: usize) -> String {
     format!("line {line}, column {col}")
 }
 
-/// Reads the syntax of a file: one game tree (`(;...)`), its nodes and properties. Text
-/// before the first `(` other than white space (and a byte-order mark) and any text after
-/// the game is refused.
+/// Reads the syntax of a file's first game tree (`(;...)`), its nodes and properties.
 ///
 /// # Errors
-/// The first syntax error, with its line and column.
+/// As [`parse_collection`].
 pub fn parse(text: &str) -> Result<SgfTree, String> {
+    parse_collection(text)?
+        .into_iter()
+        .next()
+        .ok_or_else(|| "the SGF record is empty".to_string())
+}
+
+/// Reads the syntax of a file: a collection of game trees (`(;...)(;...)`), their nodes and
+/// properties. Text before the first `(` other than white space (and a byte-order mark) and
+/// text after the last game are refused.
+///
+/// # Errors
+/// The first syntax error, with its line and column; more than [`MAX_NODES`] nodes in all.
+pub fn parse_collection(text: &str) -> Result<Vec<SgfTree>, String> {
     let bytes = text.as_bytes();
     let mut i = 0;
-    let skip_ws = |i: &mut usize| {
-        while *i < bytes.len() && bytes[*i].is_ascii_whitespace() {
-            *i += 1;
-        }
-    };
     if text.starts_with('\u{feff}') {
         i = 3;
     }
-    skip_ws(&mut i);
+    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+        i += 1;
+    }
     if bytes.get(i) != Some(&b'(') {
         return Err(if i >= bytes.len() {
             "the SGF record is empty".to_string()
@@ -120,37 +194,31 @@ pub fn parse(text: &str) -> Result<SgfTree, String> {
             format!(
                 "an SGF record starts with '(;' ({}: found '{}')",
                 at(text, i),
-                excerpt(
-                    text[i..]
-                        .chars()
-                        .next()
-                        .map(String::from)
-                        .as_deref()
-                        .unwrap_or("")
-                )
+                excerpt(&first_char(text, i))
             )
         });
     }
+    let mut trees: Vec<SgfTree> = Vec::new();
     let mut tree = SgfTree::default();
+    let mut total = 0;
     // each open parenthesis: the node its first node hangs from (None at the top), and the
     // last node of its sequence so far
     let mut stack: Vec<(Option<usize>, Option<usize>)> = Vec::new();
     while i < bytes.len() {
         match bytes[i] {
             b'(' => {
-                let parent = stack.last().and_then(|&(p, last)| last.or(p));
                 if stack.is_empty() && !tree.nodes.is_empty() {
-                    return Err(format!(
-                        "more than one game in the file ({}): one game a file",
-                        at(text, i)
-                    ));
+                    trees.push(std::mem::take(&mut tree));
                 }
                 if stack.last().is_some_and(|&(_, last)| last.is_none()) {
                     return Err(format!("a variation with no node ({})", at(text, i)));
                 }
+                let parent = stack.last().and_then(|&(p, last)| last.or(p));
                 stack.push((parent, None));
                 i += 1;
-                skip_ws(&mut i);
+                while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+                    i += 1;
+                }
                 if bytes.get(i) != Some(&b';') {
                     return Err(format!("expected ';' after '(' ({})", at(text, i)));
                 }
@@ -169,11 +237,12 @@ pub fn parse(text: &str) -> Result<SgfTree, String> {
                 let Some(top) = stack.last_mut() else {
                     return Err(format!("a node outside the game ({})", at(text, i)));
                 };
-                if tree.nodes.len() >= MAX_NODES {
+                if total >= MAX_NODES {
                     return Err(format!(
                         "more than {MAX_NODES} nodes: too large for a game record"
                     ));
                 }
+                total += 1;
                 let id = tree.nodes.len();
                 tree.nodes.push(SgfNode::default());
                 if let Some(parent) = top.1.or(top.0) {
@@ -188,20 +257,14 @@ pub fn parse(text: &str) -> Result<SgfTree, String> {
             _ => {
                 if stack.is_empty() {
                     return Err(format!(
-                        "text after the end of the game ({}): one game a file",
-                        at(text, i)
+                        "text after the end of the game ({}): '{}'",
+                        at(text, i),
+                        excerpt(&first_char(text, i))
                     ));
                 }
                 return Err(format!(
                     "unexpected '{}' ({}): expected ';', '(' or ')'",
-                    excerpt(
-                        text[i..]
-                            .chars()
-                            .next()
-                            .map(String::from)
-                            .as_deref()
-                            .unwrap_or("")
-                    ),
+                    excerpt(&first_char(text, i)),
                     at(text, i)
                 ));
             }
@@ -210,7 +273,17 @@ pub fn parse(text: &str) -> Result<SgfTree, String> {
     if !stack.is_empty() {
         return Err("the record ends inside a variation: a ')' is missing".to_string());
     }
-    Ok(tree)
+    trees.push(tree);
+    Ok(trees)
+}
+
+/// The character at byte `i` of `text`, as a string.
+fn first_char(text: &str, i: usize) -> String {
+    text[i..]
+        .chars()
+        .next()
+        .map(String::from)
+        .unwrap_or_default()
 }
 
 /// Reads the properties of a node from `i` (just after its `;`); returns where they end.
@@ -344,15 +417,71 @@ fn node_move(node: &SgfNode, size: usize) -> Result<Option<(Color, Pos)>, String
     }
 }
 
-/// Reads a record: the root's game, size, rule and set-up, then every line of moves. Nodes
-/// without a move (comments only) are passed through; set-up stones after the root are
-/// refused.
+/// Reads a record, the first game of the text: the root's game, size, rule and set-up, then
+/// every line of moves. Nodes without a move (comments only) are passed through; set-up stones
+/// after the root are refused.
 ///
 /// # Errors
-/// A syntax error ([`parse`]), another game than Gomoku (`GM` other than 4), a size out of
-/// range or not square, an unknown rule, a malformed point; the message says where.
+/// A syntax error ([`parse_collection`]), another game than Gomoku (`GM` other than 4), a size
+/// out of range or not square, an unknown rule, a malformed point; the message says where.
 pub fn read(text: &str) -> Result<SgfRecord, String> {
-    let tree = parse(text)?;
+    record_of(&parse(text)?)
+}
+
+/// Reads every game of a collection.
+///
+/// # Errors
+/// The first error, with the number of its game when the file holds more than one.
+pub fn read_all(text: &str) -> Result<Vec<SgfRecord>, String> {
+    let trees = parse_collection(text)?;
+    let many = trees.len() > 1;
+    trees
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            record_of(t).map_err(|e| {
+                if many {
+                    format!("game {}: {e}", i + 1)
+                } else {
+                    e
+                }
+            })
+        })
+        .collect()
+}
+
+/// The size of a root's `SZ` (15 without one).
+fn root_size(root: &SgfNode) -> Result<usize, String> {
+    let Some(v) = root.get("SZ") else {
+        return Ok(15);
+    };
+    let v = v[0].trim();
+    let (w, h) = v.split_once(':').unwrap_or((v, v));
+    match (w.trim().parse::<usize>(), h.trim().parse::<usize>()) {
+        (Ok(w), Ok(h)) if w == h => check_size(w).map_err(|e| format!("SZ[{v}]: {e}")),
+        (Ok(_), Ok(_)) => Err(format!("SZ[{v}]: only square boards are played")),
+        _ => Err(format!("SZ[{}]: not a board size", excerpt(v))),
+    }
+}
+
+/// The labels of a node: `LB[pt:text]` and `MA[pt]` (a mark, no text).
+fn node_labels(node: &SgfNode, size: usize) -> Result<Vec<(Pos, String)>, String> {
+    let mut out = Vec::new();
+    for v in node.get("LB").unwrap_or(&[]) {
+        let (pt, text) = v.split_once(':').unwrap_or((v, ""));
+        let p = read_point(pt, size, "LB")?;
+        if p.is_point() {
+            out.push((p, text.to_string()));
+        }
+    }
+    for p in read_points(node.get("MA").unwrap_or(&[]), size, "MA")? {
+        out.push((p, String::new()));
+    }
+    Ok(out)
+}
+
+/// Gives one game tree's moves their meaning.
+fn record_of(tree: &SgfTree) -> Result<SgfRecord, String> {
     let root = &tree.nodes[0];
     if let Some(gm) = root.get("GM") {
         if gm[0].trim() != "4" {
@@ -362,19 +491,7 @@ pub fn read(text: &str) -> Result<SgfRecord, String> {
             ));
         }
     }
-    let size = match root.get("SZ") {
-        None => 15,
-        Some(v) => {
-            let v = v[0].trim();
-            let (w, h) = v.split_once(':').unwrap_or((v, v));
-            let (w, h) = (w.trim().parse::<usize>(), h.trim().parse::<usize>());
-            match (w, h) {
-                (Ok(w), Ok(h)) if w == h => check_size(w).map_err(|e| format!("SZ[{v}]: {e}"))?,
-                (Ok(_), Ok(_)) => return Err(format!("SZ[{v}]: only square boards are played")),
-                _ => return Err(format!("SZ[{}]: not a board size", excerpt(v))),
-            }
-        }
-    };
+    let size = root_size(root)?;
     let rule = match root.get("RU") {
         None => None,
         Some(v) => Some(v[0].parse::<Rule>().map_err(|_| {
@@ -394,24 +511,35 @@ pub fn read(text: &str) -> Result<SgfRecord, String> {
         .get("ON")
         .map(|v| v[0].clone())
         .filter(|v| !v.is_empty());
-    let black = read_points(root.get("AB").unwrap_or(&[]), size, "AB")?;
-    let white = read_points(root.get("AW").unwrap_or(&[]), size, "AW")?;
+    let mut info = SgfInfo::default();
+    for (id, field) in info.fields_mut() {
+        if let Some(v) = root.get(id) {
+            v[0].trim().clone_into(field);
+        }
+    }
     let mut rec = SgfRecord {
         size,
         rule,
-        black,
-        white,
+        black: read_points(root.get("AB").unwrap_or(&[]), size, "AB")?,
+        white: read_points(root.get("AW").unwrap_or(&[]), size, "AW")?,
         to_move,
         opening,
-        moves: Vec::new(),
-        first: Vec::new(),
+        info,
+        ..SgfRecord::default()
     };
+    read_moves(tree, &mut rec)?;
+    Ok(rec)
+}
+
+/// Reads the moves of every line, with their comments and labels, into `rec`.
+fn read_moves(tree: &SgfTree, rec: &mut SgfRecord) -> Result<(), String> {
+    let size = rec.size;
     // every node with the move it hangs from (None: the start), visited in order so that each
     // parent's children keep the file's order
     let mut todo: Vec<(usize, Option<usize>)> = vec![(0, None)];
     while let Some((n, parent)) = todo.pop() {
         let node = &tree.nodes[n];
-        let here = |what: &str| format!("{what} (node {} of the file)", n + 1);
+        let here = |what: &str| format!("{what} (node {} of the game)", n + 1);
         if n > 0 {
             for id in ["AB", "AW", "AE"] {
                 if node.get(id).is_some() {
@@ -428,6 +556,8 @@ pub fn read(text: &str) -> Result<SgfRecord, String> {
                     color,
                     pos,
                     children: Vec::new(),
+                    comment: String::new(),
+                    labels: Vec::new(),
                 });
                 match parent {
                     Some(p) => rec.moves[p].children.push(id),
@@ -437,11 +567,27 @@ pub fn read(text: &str) -> Result<SgfRecord, String> {
             }
             None => parent,
         };
+        let labels = node_labels(node, size).map_err(|e| here(&e))?;
+        let comment = node.get("C").map(|v| v[0].as_str()).unwrap_or("");
+        let (text, marks) = match hangs_from {
+            Some(m) => {
+                let mv = &mut rec.moves[m];
+                (&mut mv.comment, &mut mv.labels)
+            }
+            None => (&mut rec.comment, &mut rec.labels),
+        };
+        if !comment.is_empty() {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(comment);
+        }
+        marks.extend(labels);
         for &c in node.children.iter().rev() {
             todo.push((c, hangs_from));
         }
     }
-    Ok(rec)
+    Ok(())
 }
 
 /// Escapes a text value: `]` and `\` get a backslash.
@@ -460,14 +606,38 @@ pub fn point(p: Pos) -> String {
     }
 }
 
-/// Writes a record as one SGF game: the root (`FF`, `GM`, `CA`, `AP`, `SZ`, `RU`, `ON`, the
-/// set-up stones and `PL`), then the moves, a parenthesis for each line at a fork (the main line
-/// first). `app` names the program (`AP`).
-#[must_use]
-pub fn write(rec: &SgfRecord, app: &str) -> String {
+/// A node's comment and labels as properties (`C`, `LB`, `MA`), empty when it has none.
+fn annotations(comment: &str, labels: &[(Pos, String)]) -> String {
+    let mut out = String::new();
+    if !comment.is_empty() {
+        out.push_str(&format!("C[{}]", escape(comment)));
+    }
+    let (marks, texts): (Vec<_>, Vec<_>) = labels.iter().partition(|(_, t)| t.is_empty());
+    if !texts.is_empty() {
+        out.push_str("LB");
+        for (p, t) in texts {
+            out.push_str(&format!("[{}:{}]", point(*p), escape(t)));
+        }
+    }
+    if !marks.is_empty() {
+        out.push_str("MA");
+        for (p, _) in marks {
+            out.push_str(&format!("[{}]", point(*p)));
+        }
+    }
+    out
+}
+
+/// The root node's properties: the file, the board, the tags, the set-up and its notes.
+fn write_root(rec: &SgfRecord, app: &str) -> String {
     let mut out = format!("(;FF[4]GM[4]CA[UTF-8]AP[{}]SZ[{}]", escape(app), rec.size);
     if let Some(rule) = rec.rule {
         out.push_str(&format!("RU[{}]", rule.name()));
+    }
+    for (id, value) in rec.info.fields() {
+        if !value.is_empty() {
+            out.push_str(&format!("{id}[{}]", escape(value)));
+        }
     }
     if let Some(name) = &rec.opening {
         out.push_str(&format!("ON[{}]", escape(name)));
@@ -483,6 +653,16 @@ pub fn write(rec: &SgfRecord, app: &str) -> String {
     if let Some(c) = rec.to_move {
         out.push_str(if c == Color::Black { "PL[B]" } else { "PL[W]" });
     }
+    out.push_str(&annotations(&rec.comment, &rec.labels));
+    out
+}
+
+/// Writes a record as one SGF game: the root (`FF`, `GM`, `CA`, `AP`, `SZ`, `RU`, the tags,
+/// `ON`, the set-up stones and `PL`, its comment and labels), then the moves with theirs, a
+/// parenthesis for each line at a fork (the main line first). `app` names the program (`AP`).
+#[must_use]
+pub fn write(rec: &SgfRecord, app: &str) -> String {
+    let mut out = write_root(rec, app);
     enum Step {
         Open,
         Move(usize),
@@ -515,6 +695,11 @@ pub fn write(rec: &SgfRecord, app: &str) -> String {
                     line_len = 0;
                 }
                 out.push_str(&format!(";{c}[{}]", point(mv.pos)));
+                let notes = annotations(&mv.comment, &mv.labels);
+                if !notes.is_empty() {
+                    out.push_str(&notes);
+                    line_len = 16;
+                }
                 line_len += 1;
                 push_children(&mut todo, &mv.children);
             }
@@ -602,15 +787,53 @@ mod tests {
             ("(;;B[hh]W[ii])", "both"),
             ("(;;B[hh];AB[aa])", "set-up stones after the start"),
             ("(;B[hh)", "no ']'"),
-            ("(;GM[4])(;GM[4])", "more than one game"),
             ("(;GM[4]) x", "after the end"),
+            ("(;GM[4])(;GM[1])", "game 2: GM[1]"),
             ("(;GM[4]()", "expected ';'"),
             ("(;GM[4];B[aa]B[bb])", "twice"),
         ];
         for (text, want) in cases {
-            let err = read(text).expect_err(text);
+            let err = read_all(text).expect_err(text);
             assert!(err.contains(want), "{text}: {err}");
         }
+    }
+
+    #[test]
+    fn tags_comments_labels_and_collections_read_and_write_back() {
+        let text = "(;GM[4]SZ[15]PB[Ann]PW[Bo \\] b]RE[B+R]DT[2024-05-01]EV[Cup]RO[3]PC[Tallinn]\
+                    GN[final]C[the start]LB[hh:A]\n;B[hh]C[centre];C[a node of its own]\
+                    LB[ii:x]MA[jj];W[ii])\n(;GM[4]SZ[9];B[ee])";
+        let all = read_all(text).expect("reads");
+        assert_eq!(all.len(), 2);
+        let rec = &all[0];
+        assert_eq!(rec.info.black, "Ann");
+        assert_eq!(rec.info.white, "Bo ] b");
+        assert_eq!(
+            (
+                rec.info.result.as_str(),
+                rec.info.date.as_str(),
+                rec.info.place.as_str()
+            ),
+            ("B+R", "2024-05-01", "Tallinn")
+        );
+        assert_eq!(
+            (rec.info.event.as_str(), rec.info.round.as_str()),
+            ("Cup", "3")
+        );
+        assert_eq!(rec.info.name, "final");
+        assert_eq!(rec.comment, "the start");
+        assert_eq!(rec.labels, [(p("h8"), "A".to_string())]);
+        let first = &rec.moves[rec.first[0]];
+        assert_eq!(first.comment, "centre\na node of its own");
+        assert_eq!(
+            first.labels,
+            [(p("i7"), "x".to_string()), (p("j6"), String::new())]
+        );
+        assert_eq!(all[1].size, 9);
+        // the first game is the record when one is read
+        assert_eq!(read(text).expect("reads"), *rec);
+        let again = read(&write(rec, "test")).expect("reads back");
+        assert_eq!(again, *rec);
     }
 
     #[test]

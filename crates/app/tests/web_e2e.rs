@@ -78,7 +78,7 @@ fn missing(what: &str) -> ! {
 /// Starts `gomoku serve --port 0` and reads the address it prints.
 fn start_server() -> (Proc, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gomoku"))
-        .args(["serve", "--port", "0", "--hash-mb", "8"])
+        .args(["serve", "--port", "0", "--hash-mb", "8", "--no-library"])
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -1918,7 +1918,7 @@ mod serve_command {
     fn a_taken_port_is_a_clear_error() {
         let taken = TcpListener::bind("127.0.0.1:0").expect("a port to occupy");
         let port = taken.local_addr().expect("address").port().to_string();
-        let out = common::gomoku(&["serve", "--port", &port]);
+        let out = common::gomoku(&["serve", "--port", &port, "--no-library"]);
         assert!(!out.status.success());
         let err = common::stderr(&out);
         assert!(

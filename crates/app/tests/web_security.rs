@@ -490,7 +490,7 @@ mod serve_command {
     /// Starts `gomoku serve --port 0`; the process and the address it prints.
     fn start() -> (Server, String) {
         let mut child = Command::new(env!("CARGO_BIN_EXE_gomoku"))
-            .args(["serve", "--port", "0", "--hash-mb", "1"])
+            .args(["serve", "--port", "0", "--hash-mb", "1", "--no-library"])
             .stdout(Stdio::piped())
             .spawn()
             .expect("gomoku serve starts");

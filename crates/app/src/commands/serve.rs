@@ -26,6 +26,13 @@ pub struct Args {
     /// Most games at once.
     #[arg(long, default_value_t = 200)]
     pub max_games: usize,
+    /// The library every game and analysis is written to as it happens, and read back from
+    /// after a restart (made when it does not exist).
+    #[arg(long, default_value_os_t = crate::library::default_path())]
+    pub library: std::path::PathBuf,
+    /// Keep the games in memory only: no library.
+    #[arg(long, conflicts_with = "library")]
+    pub no_library: bool,
 }
 
 impl Default for Args {
@@ -37,6 +44,8 @@ impl Default for Args {
             hash_mb: 32,
             idle_minutes: 30,
             max_games: 200,
+            library: crate::library::default_path(),
+            no_library: false,
         }
     }
 }
@@ -59,11 +68,20 @@ pub fn run(args: &Args) -> Result<()> {
     if !(1..=MAX_IDLE_MINUTES).contains(&args.idle_minutes) {
         bail!("--idle-minutes must be between 1 and {MAX_IDLE_MINUTES}");
     }
+    let library = if args.no_library {
+        None
+    } else {
+        let lib = crate::library::Library::open(&args.library)?;
+        // on standard error: the first line of standard output is the board's address
+        eprintln!("gomoku: the library is {}", args.library.display());
+        Some(std::sync::Arc::new(lib))
+    };
     let config = ServerConfig {
         hash_mb: args.hash_mb.max(1),
         threads: args.threads,
         idle_timeout: Duration::from_secs(args.idle_minutes * 60),
         max_games: args.max_games,
+        library,
         ..ServerConfig::default()
     };
     give_large_blocks_back();

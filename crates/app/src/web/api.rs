@@ -54,6 +54,8 @@ pub(super) fn act(
     let slot = state.games.get(id)?;
     let mut s = lock(&slot);
     f(&mut s)?;
+    // a change that could not be written to the library is not acknowledged as kept
+    s.take_library_error()?;
     Ok(Json(s.view()))
 }
 

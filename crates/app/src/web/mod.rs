@@ -20,8 +20,10 @@
 //! | `POST /api/games/{id}/settings` | `level`, `time_ms` |
 //! | `POST /api/games/{id}/goto` | `{"node": 7}`: shows a node of the game's tree (a move played there starts a new line) |
 //! | `POST /api/games/{id}/branch` | `{"node": 7, "action": "promote" \| "delete"}`: the line through the node becomes the main line, or goes |
+//! | `POST /api/games/{id}/note` | `{"node": 7, "comment": "...", "labels": [{"point": "h8", "text": "A"}]}`: a node's comment and labels |
 //! | `GET /api/games/{id}/export?format=position\|psq\|diagram\|record\|sgf` | the game as text (`sgf`: the whole tree) |
 //! | `GET /api/games/{id}/events` | server-sent events: `state`, `info` (search progress), `closed` |
+//! | `GET /api/library`, `/api/library/games`, `/api/library/games/{n}` (`PATCH`, `DELETE`, `/restore`, `/open`, `/export`), `/api/library/explorer`, `/api/library/analysis`, `/api/library/export`, `POST /api/library/import` | the library (`library_api`, `docs/protocol.md`) |
 //!
 //! Before any handler, [`guard`] refuses requests from other sites or for other host names,
 //! bodies that are not JSON, too large or too slow.
@@ -31,6 +33,7 @@ mod assets;
 pub mod error;
 pub mod games;
 pub mod guard;
+mod library_api;
 mod sse;
 mod tree_api;
 
@@ -100,6 +103,28 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/settings", post(api::settings))
         .route("/api/games/{id}/goto", post(tree_api::goto))
         .route("/api/games/{id}/branch", post(tree_api::branch))
+        .route("/api/games/{id}/note", post(tree_api::note))
+        .route("/api/library", get(library_api::info))
+        .route("/api/library/games", get(library_api::list))
+        .route(
+            "/api/library/games/{id}",
+            get(library_api::game)
+                .patch(library_api::patch)
+                .delete(library_api::delete),
+        )
+        .route(
+            "/api/library/games/{id}/restore",
+            post(library_api::restore),
+        )
+        .route("/api/library/games/{id}/open", post(library_api::open))
+        .route(
+            "/api/library/games/{id}/export",
+            get(library_api::export_game),
+        )
+        .route("/api/library/export", get(library_api::export))
+        .route("/api/library/explorer", get(library_api::explorer))
+        .route("/api/library/analysis", get(library_api::analysis))
+        .route("/api/library/import", post(library_api::import))
         .route("/api/games/{id}/export", get(api::export))
         .route("/api/games/{id}/events", get(sse::events))
         .fallback(api::not_found)

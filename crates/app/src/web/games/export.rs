@@ -5,10 +5,9 @@
 use super::tree::ROOT;
 use super::{Player, Slot};
 use crate::psq;
-use crate::sgf::{self, SgfMove, SgfRecord};
+use crate::sgf;
 use crate::web::error::ApiError;
-use gomoku_engine::{Color, Pos};
-use std::collections::HashMap;
+use gomoku_engine::Pos;
 
 impl Slot {
     /// The game as a position string.
@@ -77,76 +76,25 @@ impl Slot {
     }
 
     /// The game as an SGF record with every line of its tree (the main line first): the
-    /// rule, a set-up position's stones (`AB`, `AW`, `PL`), then the moves.
+    /// rule, the tags (those given in the library, when the game is there), a set-up
+    /// position's stones (`AB`, `AW`, `PL`), then the moves with their comments and labels.
     #[must_use]
     pub fn sgf(&self) -> String {
-        let board = self.game.board();
-        let size = board.size();
-        let start = self.game.start_ply();
-        let (mut black, mut white) = (Vec::new(), Vec::new());
-        for (i, &p) in board.moves()[..start].iter().enumerate() {
-            if p.is_point() {
-                if i % 2 == 0 {
-                    black.push(p);
-                } else {
-                    white.push(p);
-                }
-            }
+        let mut g = self.lib_game();
+        if let Some(tags) = self.library_tags() {
+            g.tags = tags;
         }
-        let to_move = if start % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let mut rec = SgfRecord {
-            size,
-            rule: Some(board.rule()),
-            black,
-            white,
-            to_move: (start > 0).then_some(to_move),
-            opening: self.main_line_opening(),
-            moves: Vec::new(),
-            first: Vec::new(),
-        };
-        // the tree's nodes as the record's moves, numbered in the order they are met
-        let mut index: HashMap<usize, usize> = HashMap::new();
-        for (id, _) in self.tree.nodes().filter(|&(id, _)| id != ROOT) {
-            index.insert(id, index.len());
+        let mut rec = crate::library::convert::to_sgf(&g);
+        // the board's start is a set-up position only when it has stones
+        if self.game.start_ply() == 0 {
+            rec.to_move = None;
         }
-        rec.moves = vec![
-            SgfMove {
-                color: Color::Black,
-                pos: Pos::NONE,
-                children: Vec::new(),
-            };
-            index.len()
-        ];
-        for (id, node) in self.tree.nodes() {
-            let children: Vec<usize> = node
-                .children
-                .iter()
-                .filter_map(|c| index.get(c).copied())
-                .collect();
-            if id == ROOT {
-                rec.first = children;
-            } else if let Some(&m) = index.get(&id) {
-                rec.moves[m] = SgfMove {
-                    color: if node.ply % 2 == 1 {
-                        Color::Black
-                    } else {
-                        Color::White
-                    },
-                    pos: node.rec.pos,
-                    children,
-                };
-            }
-        }
-        sgf::write(&rec, concat!("gomoku:", env!("CARGO_PKG_VERSION")))
+        sgf::write(&rec, crate::library::convert::APP)
     }
 
     /// The renju opening the main line's first three moves form (`Kagetsu 花月 (4D)`), if
     /// any: the record's name for the game, whichever line the board shows.
-    fn main_line_opening(&self) -> Option<String> {
+    pub(super) fn main_line_opening(&self) -> Option<String> {
         let board = self.game.board();
         if self.game.start_ply() > 0 || board.rule() != gomoku_engine::Rule::Renju {
             return None;

@@ -391,7 +391,10 @@ impl Slot {
                 }
                 match current.purpose {
                     Purpose::Hint => self.hint = Some(info),
-                    Purpose::Analysis => self.analysis = Some(info),
+                    Purpose::Analysis => {
+                        self.persist_analysis(&info);
+                        self.analysis = Some(info);
+                    }
                     // openings and reviews end in `finish_swap2`, `finish_renju` and
                     // `finish_review`
                     Purpose::Swap2 | Purpose::Opening | Purpose::Review | Purpose::Solve => {}

@@ -17,13 +17,17 @@
 //! - `tree`: the tree of moves (every line tried, the main line first);
 //! - `variations`: moving about the tree, promoting and deleting lines;
 //! - `view`: the state as the page sees it ([`GameView`]);
-//! - `export`: the game as text (position, record, diagram, `.psq`, SGF with its variations).
+//! - `export`: the game as text (position, record, diagram, `.psq`, SGF with its variations);
+//! - `notes`: comments and labels on the tree's nodes;
+//! - `persist`: the game in the library, written as it changes and read back after a restart.
 
 mod actions;
 mod analysis;
 mod export;
 mod info;
 mod jobs;
+mod notes;
+mod persist;
 #[cfg(test)]
 mod props;
 mod renju;
@@ -40,6 +44,7 @@ pub use actions::{MoveRequest, ResignRequest, Settings};
 pub use analysis::{AnalyzeRequest, ANALYSIS_MS};
 pub use info::{Candidate, EngineInfo, CANDIDATES, NPS_MIN_MS, WIN_SCALE};
 pub use jobs::EnginePool;
+pub use notes::NoteRequest;
 pub use renju::RenjuRequest;
 pub use review::{ReviewRequest, REVIEW_MS};
 pub use solve::{SolutionView, SolveRequest, SOLVE_MAX_MS, SOLVE_MS};
@@ -258,6 +263,11 @@ pub struct Slot {
     turn_started: Instant,
     watchers: Arc<()>,
     tx: broadcast::Sender<ServerEvent>,
+    /// Where the game is written as it changes (`None`: the server has no library).
+    library: Option<persist::LibLink>,
+    /// The tags of the record the game started from, or of the library game it was opened
+    /// from (players, event, date, result, ...).
+    tags: crate::library::Tags,
 }
 
 /// One move of the game as the page sees it.
@@ -311,6 +321,7 @@ impl Slot {
     fn changed(&mut self) {
         // no touch here: the engine's own moves must not keep an abandoned game alive
         self.version += 1;
+        self.persist();
         let view = self.view();
         match serde_json::to_string(&view) {
             Ok(json) => {

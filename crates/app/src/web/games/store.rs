@@ -5,11 +5,13 @@
 use super::jobs::EnginePool;
 #[cfg(test)]
 use super::jobs::JobGate;
+use super::persist::LibLink;
 use super::timing::watch_clock;
 use super::tree::{Tree, ROOT};
 use super::view::GameView;
 use super::{check_time, lock, parse_color, read_point, Level, MoveRecord, Player, Slot};
 use crate::clock::Clock;
+use crate::library::{Label, Tags};
 use crate::opening::Opening;
 use crate::psq;
 use crate::renju_opening::RenjuTable;
@@ -41,6 +43,9 @@ pub struct ServerConfig {
     /// Every search stops after this many nodes instead of at a time (the game clock still
     /// runs): a game then gives the same moves, hints and analyses every time (for tests).
     pub node_limit: Option<u64>,
+    /// The library every game is written to as it changes, and read back from when the
+    /// server does not hold it (`None`: games live in memory only).
+    pub library: Option<Arc<crate::library::Library>>,
 }
 
 impl Default for ServerConfig {
@@ -51,6 +56,7 @@ impl Default for ServerConfig {
             idle_timeout: Duration::from_secs(30 * 60),
             max_games: 200,
             node_limit: None,
+            library: None,
         }
     }
 }
@@ -217,10 +223,18 @@ impl Games {
     /// # Errors
     /// 404 when there is none.
     pub fn get(&self, id: &str) -> Result<Arc<Mutex<Slot>>, ApiError> {
-        lock(&self.map)
-            .get(id)
-            .cloned()
-            .ok_or_else(|| ApiError::unknown_game(id))
+        if let Some(slot) = lock(&self.map).get(id).cloned() {
+            return Ok(slot);
+        }
+        // a game of an earlier run of the server, or one cleaned up after idling
+        self.restore(id)?.ok_or_else(|| ApiError::unknown_game(id))
+    }
+
+    /// A new game's id (`given`, for a game read back from the library) and serial number.
+    pub(super) fn next_id(&self, given: Option<String>) -> (String, u64) {
+        let serial = self.next_serial.fetch_add(1, Ordering::Relaxed);
+        let id = given.unwrap_or_else(|| new_id(serial));
+        (id, serial)
     }
 
     /// Creates a game; the engine starts at once if it plays Black. Returns the game's view
@@ -236,6 +250,8 @@ impl Games {
         let id = new_id(serial);
         let slot = self.new_slot(id.clone(), serial, start);
         let mut game = lock(&slot);
+        // a game that starts from a record's moves is kept from the start
+        game.persist();
         game.maybe_start_engine();
         let view = game.view();
         let timed = game.clock.is_some();
@@ -251,7 +267,7 @@ impl Games {
     ///
     /// # Errors
     /// 503 when there are still too many games.
-    fn make_room(&self) -> Result<(), ApiError> {
+    pub(super) fn make_room(&self) -> Result<(), ApiError> {
         if self.len() >= self.config.max_games {
             self.reap(self.config.idle_timeout);
         }
@@ -265,7 +281,7 @@ impl Games {
     }
 
     /// The slot of a new game `id` (`serial`), from where it starts.
-    fn new_slot(&self, id: String, serial: u64, start: Start) -> Arc<Mutex<Slot>> {
+    pub(super) fn new_slot(&self, id: String, serial: u64, start: Start) -> Arc<Mutex<Slot>> {
         let start_ply = start.game.start_ply();
         let (tx, _) = broadcast::channel(256);
         Arc::new_cyclic(|me| {
@@ -305,6 +321,8 @@ impl Games {
                 turn_started: Instant::now(),
                 watchers: Arc::new(()),
                 tx,
+                library: self.config.library.clone().map(LibLink::new),
+                tags: start.tags,
             })
         })
     }
@@ -344,15 +362,17 @@ impl Games {
 }
 
 /// A new game as a [`NewGame`] request describes it, checked.
-struct Start {
-    game: Game,
-    tree: Tree,
-    players: [Player; 2],
-    level: Level,
-    time_ms: u64,
-    clock: Option<Clock>,
-    opening: Option<Opening<Player>>,
-    renju: Option<RenjuTable<Player>>,
+pub(super) struct Start {
+    pub(super) game: Game,
+    pub(super) tree: Tree,
+    pub(super) players: [Player; 2],
+    pub(super) level: Level,
+    pub(super) time_ms: u64,
+    pub(super) clock: Option<Clock>,
+    pub(super) opening: Option<Opening<Player>>,
+    pub(super) renju: Option<RenjuTable<Player>>,
+    /// The tags of the record the game starts from (players, result, date, ...).
+    pub(super) tags: Tags,
 }
 
 /// A 400 `bad_settings` error.
@@ -391,7 +411,7 @@ impl Start {
             (0, _) => None,
             (total, inc) => Some(Clock::new(total, inc.unwrap_or(0)).map_err(bad)?),
         };
-        let (game, tree) = Start::position(req, rule)?;
+        let (game, tree, tags) = Start::position(req, rule)?;
         let players = [
             req.black.unwrap_or(Player::Person),
             req.white.unwrap_or(Player::Engine),
@@ -437,13 +457,14 @@ impl Start {
             clock,
             opening,
             renju,
+            tags,
         })
     }
 
     /// The start position under `rule` (at most one of a position, a `.psq` record, a set-up
     /// position, a diagram, a position line or an SGF record; none is the empty board) and
     /// its tree of moves (with a `.psq` record's times, an SGF record's variations).
-    fn position(req: &NewGame, rule: Rule) -> Result<(Game, Tree), ApiError> {
+    fn position(req: &NewGame, rule: Rule) -> Result<(Game, Tree, Tags), ApiError> {
         let mut records: Vec<MoveRecord> = Vec::new();
         let starts = [
             req.position.is_some(),
@@ -477,7 +498,9 @@ impl Start {
                 (Some(r), _) => r,
                 (None, _) => rule,
             };
-            return sgf_start(&rec, rule);
+            let tags = crate::library::convert::tags_of_sgf(&rec);
+            let (game, tree) = sgf_start(&rec, rule)?;
+            return Ok((game, tree, tags));
         }
         let game = match (
             &req.position,
@@ -539,7 +562,7 @@ impl Start {
                 engine: None,
             });
         }
-        Ok((game, tree))
+        Ok((game, tree, Tags::default()))
     }
 }
 
@@ -567,6 +590,18 @@ fn sgf_start(rec: &SgfRecord, rule: Rule) -> Result<(Game, Tree), ApiError> {
     };
     let size = rec.size;
     let mut tree = Tree::new(game.board().ply());
+    let labels = |list: &[(Pos, String)]| -> Vec<Label> {
+        list.iter()
+            .map(|(p, t)| Label {
+                point: *p,
+                text: t.clone(),
+            })
+            .collect()
+    };
+    if let Some(root) = tree.get_mut(ROOT) {
+        rec.comment.clone_into(&mut root.comment);
+        root.labels = labels(&rec.labels);
+    }
     enum Step {
         Play(usize),
         Back,
@@ -598,11 +633,15 @@ fn sgf_start(rec: &SgfRecord, rule: Rule) -> Result<(Game, Tree), ApiError> {
                     return Err(bad_move("the point is taken".to_string()));
                 }
                 game.play(mv.pos).map_err(|e| bad_move(e.to_string()))?;
-                tree.push(MoveRecord {
+                let id = tree.push(MoveRecord {
                     pos: mv.pos,
                     ms: 0,
                     engine: None,
                 });
+                if let Some(node) = tree.get_mut(id) {
+                    mv.comment.clone_into(&mut node.comment);
+                    node.labels = labels(&mv.labels);
+                }
                 todo.push(Step::Back);
                 todo.extend(mv.children.iter().rev().map(|&c| Step::Play(c)));
             }

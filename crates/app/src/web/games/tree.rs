@@ -11,6 +11,7 @@
 //! an ordinary value ([`Tree::proofs`]).
 
 use super::MoveRecord;
+use crate::library::Label;
 use gomoku_engine::search::score::{Score, WIN_MIN};
 use gomoku_engine::Pos;
 
@@ -32,6 +33,10 @@ pub(super) struct Node {
     /// A proven value of this position for the side to move, with the move a win starts
     /// with.
     pub(super) proof: Option<(Score, Pos)>,
+    /// The comment on the move.
+    pub(super) comment: String,
+    /// Labels on the board at this position (an empty text is a plain mark).
+    pub(super) labels: Vec<Label>,
 }
 
 /// The tree of moves of a game.
@@ -65,9 +70,26 @@ impl Tree {
                 },
                 ply,
                 proof: None,
+                comment: String::new(),
+                labels: Vec::new(),
             })],
             current: ROOT,
         }
+    }
+
+    /// A tree of the nodes `nodes` (by id, the root first; `None` for ids not used), showing
+    /// the root. The caller gives consistent nodes (each child's parent is the node that lists
+    /// it).
+    pub(super) fn rebuild(nodes: Vec<Option<Node>>) -> Tree {
+        Tree {
+            nodes,
+            current: ROOT,
+        }
+    }
+
+    /// The node `id`, mutable, if there is one.
+    pub(super) fn get_mut(&mut self, id: NodeId) -> Option<&mut Node> {
+        self.nodes.get_mut(id).and_then(Option::as_mut)
     }
 
     /// The node of the position on the board.
@@ -164,6 +186,8 @@ impl Tree {
                     rec,
                     ply,
                     proof: None,
+                    comment: String::new(),
+                    labels: Vec::new(),
                 }));
                 self.node_mut(parent).children.push(id);
                 id

@@ -80,7 +80,7 @@ impl Slot {
     }
 
     /// Puts the game at node `target`: back to where the two lines meet, then down.
-    fn jump(&mut self, target: NodeId) {
+    pub(super) fn jump(&mut self, target: NodeId) {
         let from = self.tree.path(self.tree.current());
         let to = self.tree.path(target);
         let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();

@@ -65,6 +65,9 @@ pub struct GameView {
     pub(super) clock: Option<ClockView>,
     /// Why the engine could not move, if it could not (never set by a bad request).
     pub(super) engine_error: Option<String>,
+    /// The game's number in the library, once it is there (`null` before its first move, or
+    /// when the server has no library).
+    pub(super) library_id: Option<i64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -98,6 +101,20 @@ pub(super) struct NodeView {
     pub(super) color: &'static str,
     /// The moves tried from here, the main line first.
     pub(super) children: Vec<NodeId>,
+    /// The comment on the move (absent when there is none).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub(super) comment: String,
+    /// Labels on the board at this node: `{"point": "h8", "text": "A"}`, an empty text a
+    /// plain mark (absent when there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(super) labels: Vec<LabelView>,
+}
+
+/// A label on the board.
+#[derive(Debug, Serialize)]
+pub(super) struct LabelView {
+    pub(super) point: String,
+    pub(super) text: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -219,6 +236,7 @@ impl Slot {
             renju: self.renju_view(),
             opening_name: self.opening_name(),
             setup_plies: self.game.start_ply(),
+            library_id: self.library_id(),
             review: self.review_view(&line_moves),
             solution: self
                 .solution
@@ -312,6 +330,15 @@ impl Slot {
                     number: n.ply,
                     color: if n.ply % 2 == 1 { "black" } else { "white" },
                     children: n.children.clone(),
+                    comment: n.comment.clone(),
+                    labels: n
+                        .labels
+                        .iter()
+                        .map(|l| LabelView {
+                            point: format_pos(l.point, size),
+                            text: l.text.clone(),
+                        })
+                        .collect(),
                 })
                 .collect(),
         }
