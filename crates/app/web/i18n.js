@@ -1,7 +1,9 @@
-// Labels of the page in English and Chinese. Keys are used by data-i18n attributes and by
-// app.js; {name} marks a parameter.
-'use strict';
-window.I18N = {
+// The page's words in English and Chinese, and the function that looks them up. Keys are
+// used by data-i18n attributes and by the page's modules; {name} marks a parameter. Nothing
+// here touches the page, so the words can be checked in Node.
+
+/** The dictionaries, by language. */
+export const DICT = {
   en: {
     title: 'Gomoku', subtitle: '五子棋',
     undo: 'Undo', redo: 'Redo', hint: 'Hint', go: 'Engine move', stop: 'Move now', analyze: 'Analyze', stopAnalysis: 'Stop',
@@ -113,6 +115,23 @@ window.I18N = {
     exportSgf: 'SGF (every line)', downloadSgf: 'Download .sgf',
     'err.unknown_node': 'That move is no longer in the game\'s tree.',
     'err.before_start': 'The opening\'s stones are the start of the game.',
+    // the renju opening rules (Soosõrv-8, Taraguchi-10)
+    'opening.soosorv8': 'Soosõrv-8 (renju)', 'opening.taraguchi10': 'Taraguchi-10 (renju)',
+    'renju.status': '{rule} opening', 'renju.name': 'Opening: {name}',
+    'renju.black': 'Black', 'renju.white': 'White',
+    'renju.you': 'You', 'renju.engine': 'The engine', 'renju.first': 'First player', 'renju.second': 'Second player',
+    'renju.centre': 'on the centre', 'renju.anywhere': 'anywhere', 'renju.square': 'in the central {n}×{n} square',
+    'renju.stone': '{who}: put down stone {n} ({color}) {area}.',
+    'renju.stone3': '{who}: put down stone {n} ({color}) {area}; the first three stones form one of the 26 openings.',
+    'renju.swap': '{who} ({held}): swap and take {other}, or keep {held}?',
+    'renju.declare': '{who} (White): how many fifth moves will Black offer? (1 to {max})',
+    'renju.fifth': '{who} (Black): put down the 5th stone {area}, or offer {max} fifth moves anywhere.',
+    'renju.offer': '{who} (Black): offer fifth move {k} of {n}: click a point (no two symmetrical).',
+    'renju.choose': '{who} (White): choose one of the offered fifth moves.',
+    'renju.deciding': 'The engine is deciding…',
+    'renju.waiting': '{who} to act.',
+    'renju.over': 'The opening is over: {black} plays Black.',
+    'renju.btn.swap': 'Swap', 'renju.btn.keep': 'Keep', 'renju.btn.declare': 'Declare', 'renju.btn.ten': 'Offer {n}',
   },
   zh: {
     title: '五子棋', subtitle: 'Gomoku · Renju',
@@ -224,5 +243,52 @@ window.I18N = {
     exportSgf: 'SGF（含全部变化）', downloadSgf: '下载 .sgf',
     'err.unknown_node': '这一手已不在棋谱树中。',
     'err.before_start': '开局的棋子是对局的起点。',
+    'opening.soosorv8': 'Soosõrv-8（连珠）', 'opening.taraguchi10': 'Taraguchi-10（连珠）',
+    'renju.status': '{rule} 开局', 'renju.name': '开局：{name}',
+    'renju.black': '黑', 'renju.white': '白',
+    'renju.you': '你', 'renju.engine': '引擎', 'renju.first': '先行方', 'renju.second': '后行方',
+    'renju.centre': '天元', 'renju.anywhere': '任意位置', 'renju.square': '中央{n}×{n}范围内',
+    'renju.stone': '{who}：在{area}落第{n}手（{color}）。',
+    'renju.stone3': '{who}：在{area}落第{n}手（{color}）；前三手构成26种开局之一。',
+    'renju.swap': '{who}（执{held}）：交换（改执{other}）还是不交换（执{held}）？',
+    'renju.declare': '{who}（执白）：黑方将提供几个第5手打点？（1–{max}）',
+    'renju.fifth': '{who}（执黑）：在{area}落第5手，或在任意位置提供{max}个第5手打点。',
+    'renju.offer': '{who}（执黑）：提供第{k}个第5手打点（共{n}个）：点击棋盘（不得对称）。',
+    'renju.choose': '{who}（执白）：从提供的第5手打点中选择一个。',
+    'renju.deciding': '引擎正在决定…',
+    'renju.waiting': '轮到{who}。',
+    'renju.over': '开局结束：{black}执黑。',
+    'renju.btn.swap': '交换', 'renju.btn.keep': '不交换', 'renju.btn.declare': '确定', 'renju.btn.ten': '提供{n}个打点',
   },
 };
+
+/** The languages the page speaks. */
+export const LANGS = Object.keys(DICT);
+
+/** The words of `key` in `lang` (English when the language lacks them, the key itself when
+ * no language has them), with each `{name}` replaced by `params[name]`. */
+export function translate(lang, key, params) {
+  const dict = DICT[lang] || DICT.en;
+  let s = dict[key] !== undefined ? dict[key] : (DICT.en[key] !== undefined ? DICT.en[key] : key);
+  if (params) {
+    for (const [k, v] of Object.entries(params)) s = s.split('{' + k + '}').join(String(v));
+  }
+  return s;
+}
+
+/** `translate` bound to `lang`: the `t(key, params)` every renderer takes. */
+export function translator(lang) {
+  const t = (key, params) => translate(lang, key, params);
+  t.lang = lang;
+  return t;
+}
+
+/** Whether `key` has words (errors the page knows by their code). */
+export function known(key) {
+  return DICT.en[key] !== undefined;
+}
+
+/** The language of a browser whose preferred language is `navigator`: Chinese for zh-*. */
+export function defaultLang(navigatorLang) {
+  return String(navigatorLang || '').toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
