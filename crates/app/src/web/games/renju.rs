@@ -168,27 +168,18 @@ impl Slot {
         };
         let opening = table.opening.clone();
         let board = self.game.board().clone();
-        let pool = self.pool.clone();
-        let serial = self.serial;
-        let (limits, time_ms) = self.opening_limits();
-        self.spawn_job(
+        self.spawn_decision(
             Purpose::Opening,
-            move |id, stop| {
-                let seed = serial.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id;
-                let mut engine = pool.take(serial);
-                let mut notes = Vec::new();
-                let mut note = |line: String| notes.push(line);
+            move |engine, s| {
                 let mut cx = renju::Context {
-                    searcher: &mut engine,
-                    limits,
-                    time_ms,
-                    stop,
-                    seed,
-                    note: &mut note,
+                    searcher: engine,
+                    limits: s.limits,
+                    time_ms: s.time_ms,
+                    stop: s.stop,
+                    seed: s.seed,
+                    note: s.note,
                 };
-                let actions = renju::decide(&mut cx, &opening, &board);
-                pool.put(engine, serial);
-                (actions, notes)
+                renju::decide(&mut cx, &opening, &board)
             },
             Slot::finish_renju,
         )
@@ -196,7 +187,7 @@ impl Slot {
 
     /// Takes the engine's actions of job `job` (what does not fit the rule is replaced by the
     /// rule's plain choice, so that the opening goes on).
-    fn finish_renju(&mut self, job: u64, result: Option<(Vec<Action>, Vec<String>)>) {
+    fn finish_renju(&mut self, job: u64, result: super::swap2::Decided<Vec<Action>>) {
         if self.job.take_if(|j| j.id == job).is_none() {
             return;
         }
