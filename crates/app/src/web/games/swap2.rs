@@ -5,6 +5,7 @@
 use super::{MoveRecord, Player, Purpose, Slot};
 use crate::opening::{Choice, Next, Stage};
 use crate::pbrain::swap2;
+use crate::renju_opening::OpeningEvent;
 use crate::web::error::ApiError;
 use gomoku_engine::notation::{format_pos, parse_xy};
 use gomoku_engine::{Engine, Limits};
@@ -18,6 +19,14 @@ use std::time::Instant;
 pub struct Swap2Request {
     /// `black`, `white` or (after three stones) `more`.
     pub choice: Choice,
+}
+
+/// How the page's log names a player.
+pub(super) fn player_name(p: Player) -> &'static str {
+    match p {
+        Player::Person => "person",
+        Player::Engine => "engine",
+    }
 }
 
 /// The least depth of the engine's decisions in an opening protocol, whatever its level.
@@ -134,7 +143,7 @@ impl Slot {
             self.changed();
             return;
         };
-        for p in stones {
+        for &p in &stones {
             if self.game.play(p).is_err() {
                 self.error = Some("the engine's swap2 stone was refused".to_string());
                 break;
@@ -147,38 +156,74 @@ impl Slot {
         }
         // the notes are written for the protocol (`x,y`); the page speaks `h8`
         let size = self.size();
-        for line in notes {
-            let words: Vec<String> = line
-                .split(' ')
-                .map(|w| parse_xy(w, size).map_or_else(|_| w.to_string(), |p| format_pos(p, size)))
-                .collect();
-            self.swap2_log.push(words.join(" "));
-        }
+        let notes: Vec<String> = notes
+            .iter()
+            .map(|line| {
+                let words: Vec<String> = line
+                    .split(' ')
+                    .map(|w| {
+                        parse_xy(w, size).map_or_else(|_| w.to_string(), |p| format_pos(p, size))
+                    })
+                    .collect();
+                words.join(" ")
+            })
+            .collect();
+        self.swap2_log.extend(notes.iter().cloned());
+        let events = self.swap2_events.len();
         self.log_decision(Player::Engine, next);
+        if let Some(e) = self.swap2_events.get_mut(events) {
+            if e.points.is_empty() {
+                e.points = stones.iter().map(|&p| format_pos(p, size)).collect();
+            }
+        }
+        super::renju::attach_readings(&mut self.swap2_events[events..], &notes);
         self.advance_opening(next);
         self.changed();
     }
 
-    /// One line of the swap2 log for `who`'s decision.
+    /// One line of the swap2 log, and its event, for `who`'s decision.
     pub(super) fn log_decision(&mut self, actor: Player, next: Next<Player>) {
         let who = if actor == Player::Engine {
             "the engine"
         } else {
             "you"
         };
-        let line = match next {
-            Next::Stage(Stage::Choice3) => format!("swap2: {who} put down three stones"),
-            Next::Stage(Stage::Five) => format!("swap2: {who} will put down two more stones"),
-            Next::Stage(Stage::Choice5) => {
-                format!("swap2: {who} put down two more stones; the other side chooses")
+        let (line, kind, stones) = match next {
+            Next::Stage(Stage::Choice3) => {
+                (format!("swap2: {who} put down three stones"), "three", 3)
             }
+            Next::Stage(Stage::Five) => (
+                format!("swap2: {who} will put down two more stones"),
+                "more",
+                0,
+            ),
+            Next::Stage(Stage::Choice5) => (
+                format!("swap2: {who} put down two more stones; the other side chooses"),
+                "five",
+                2,
+            ),
             Next::Stage(Stage::Three) => return,
             Next::Done { black } => {
                 let took = if black == actor { "Black" } else { "White" };
-                format!("swap2: {who} took {took}")
+                (format!("swap2: {who} took {took}"), "took", 0)
             }
         };
         self.swap2_log.push(line);
+        let size = self.size();
+        let moves = self.game.board().moves();
+        let color = match next {
+            Next::Done { black } => Some(if black == actor { "black" } else { "white" }),
+            _ => None,
+        };
+        self.swap2_events.push(OpeningEvent {
+            who: Some(player_name(actor)),
+            points: moves[moves.len().saturating_sub(stones)..]
+                .iter()
+                .map(|&p| format_pos(p, size))
+                .collect(),
+            color,
+            ..OpeningEvent::new(kind)
+        });
     }
 
     /// Applies where a choice or an answer leads: a new stage, or the end of the opening with
