@@ -14,10 +14,11 @@ import { renderEvalBar, renderButtons, renderSolution } from './tools.js';
 import { renderMoves } from './moves.js';
 import { renderGraph } from './graph.js';
 import { renderReview } from './review.js';
-import { renderSwap2, renderRenju, renjuRequest, RENJU_RULES } from './openings.js';
+import { renderTurn, renjuRequest, RENJU_RULES } from './openings.js';
+import { wireDialogs, closeDialog } from './dialogs.js';
 import { renderSetup, openSetup, setupClick, setupRequest } from './setup.js';
 import { formSettings, newGameBody, importRequest, showSettings, saveSettings, loadSettings } from './new-game.js';
-import { analysing, analysisInfo, personToMove, reviewing } from './game-state.js';
+import { analysing, analysisInfo, personToMove, reviewing, refusal } from './game-state.js';
 import { currentNode, nodeBefore } from './tree.js';
 import * as api from './api.js';
 import { $ } from './dom.js';
@@ -79,7 +80,7 @@ function fitBoard() {
 function render() {
   const t = tr();
   const now = performance.now();
-  renderSwap2(t, state.game);
+  renderTurn(t, state);
   renderSetup(t, state.setup);
   renderBoard(state, t);
   renderStatus(state, t);
@@ -97,7 +98,6 @@ function render() {
   fitBoard();
   // (the cells' size on the screen decides whether a tap asks for a second one)
   $('board').dataset.confirm = needsConfirm(state) ? 'yes' : 'no';
-  if (!state.setup) renderRenju(t, state.game);
 }
 
 function applyLang() {
@@ -113,9 +113,12 @@ function applyLang() {
 // ------------------------------------------------------------------------------------------
 // Actions
 
-/** A new game from the form's settings and `extra`. */
-function newGame(extra) {
-  return session.newGame(newGameBody(formSettings(), extra));
+/** A new game from the form's settings and `extra`; the dialog `dialog` it was asked from
+ * closes when the game starts (a refusal leaves it open, to mend what was refused). */
+async function newGame(extra, dialog) {
+  const started = await session.newGame(newGameBody(formSettings(), extra));
+  if (started && dialog) closeDialog(dialog);
+  return started;
 }
 
 /** Leaves `point` out of the analysis (or takes it back in with `back`). */
@@ -138,10 +141,17 @@ function clickPoint(point) {
   }
   // a click while the game is reviewed would cancel the review: Stop first
   if (!game || reviewing(game)) return;
+  // what the server would refuse is said at once, and no request goes out
+  const no = refusal(game, point);
+  if (no) {
+    messages.show(tr(), no);
+    return;
+  }
   if (needsConfirm(state) && state.pending !== point) {
-    if (!personToMove(game) || game.moves.some((m) => m.move === point)) return;
+    if (!personToMove(game)) return;
     state.pending = point;
     renderBoard(state, tr());
+    renderStatus(state, tr());
     return;
   }
   state.pending = null;
@@ -166,7 +176,7 @@ async function exportAs(format) {
 function importText() {
   const req = importRequest($('io-text').value);
   if (!req) messages.show(tr(), { code: 'empty' });
-  else newGame(req);
+  else newGame(req, 'dlg-io');
 }
 
 async function start() {
@@ -232,8 +242,8 @@ on('btn-include-all', 'click', () => session.act('/analyze', { on: true, exclude
 on('history-list', 'click', (e) => {
   const b = e.target.closest('[data-open]');
   const entry = b && recent.entry(Number(b.dataset.open));
-  if (entry && entry.sgf) newGame({ sgf: entry.sgf, size: undefined, rule: undefined });
-  else if (entry) newGame({ record: entry.line });
+  if (entry && entry.sgf) newGame({ sgf: entry.sgf, size: undefined, rule: undefined }, 'dlg-history');
+  else if (entry) newGame({ record: entry.line }, 'dlg-history');
 });
 on('btn-history-clear', 'click', () => recent.clear());
 
@@ -268,7 +278,7 @@ document.addEventListener('keydown', (e) => {
     return;
   }
   if (KEY_STEPS[e.key]) session.step(KEY_STEPS[e.key]);
-  else if (e.key === 'Escape' && state.pending) { state.pending = null; renderBoard(state, tr()); }
+  else if (e.key === 'Escape' && state.pending) { state.pending = null; render(); }
   else return;
   e.preventDefault();
 });
@@ -309,10 +319,12 @@ on('chk-pv', 'change', () => {
   renderLineMarks(state);
 });
 
-on('ng-start', 'click', () => { saveSettings(localStorage); newGame(); });
+on('ng-start', 'click', () => { saveSettings(localStorage); newGame(undefined, 'dlg-new'); });
 on('ng-setup', 'click', () => {
+  closeDialog('dlg-new');
   state.hoverLine = null;
-  state.setup = openSetup(Number($('ng-size').value), state.game);
+  state.pending = null;
+  state.setup = openSetup(Number($('ng-size').value), $('ng-rule').value, state.game);
   $('setup-to-move').value = '';
   render();
 });
@@ -331,7 +343,10 @@ on('setup-cancel', 'click', () => { state.setup = null; render(); });
 // another board size while setting up: an empty board of that size
 on('ng-size', 'change', () => {
   const size = Number($('ng-size').value);
-  if (state.setup && state.setup.size !== size) { state.setup = { size, stones: new Map(), tool: state.setup.tool }; render(); }
+  if (state.setup && state.setup.size !== size) { state.setup = { ...state.setup, size, stones: new Map() }; render(); }
+});
+on('ng-rule', 'change', () => {
+  if (state.setup) { state.setup.rule = $('ng-rule').value; render(); }
 });
 for (const id of ['ng-level', 'ng-time']) {
   on(id, 'change', () => {
@@ -368,6 +383,7 @@ setInterval(() => {
   if (g && g.clock && g.clock.running) renderClocks(state, tr(), performance.now());
 }, 100);
 
+wireDialogs();
 loadSettings(localStorage);
 applyLang();
 start();

@@ -5,6 +5,7 @@
 import { chanceOf, heatColor, scaleOf } from './evaluation.js';
 import { analysing, reviewing, analysisInfo, shownSource } from './game-state.js';
 import { evalText, rawText, num } from './words.js';
+import { bestChance } from './overlays.js';
 import { $, html, setText } from './dom.js';
 
 const FIELDS = ['info-move', 'info-eval', 'info-time', 'info-depth', 'info-nodes', 'info-nps', 'info-tt', 'info-pv'];
@@ -71,10 +72,11 @@ function renderCandidates(s, t) {
   const cands = (info && info.candidates) || [];
   $('candidates-box').hidden = cands.length === 0;
   const scale = scaleOf(s.game);
+  const best = bestChance(info, scale);
   for (const c of cands) {
     const li = html('li', null, null, { move: c.move, line: c.pv.join(' ') });
     const chip = html('span', 'chip');
-    chip.style.background = heatColor(chanceOf(c.score, info.color, scale));
+    chip.style.background = heatColor(chanceOf(c.score, info.color, scale), best);
     // the whole line, cut to the width of the panel (its title has it all)
     const line = html('span', 'line', c.pv.slice(1).join(' ') + ' (d' + c.depth + ')');
     line.title = c.pv.join(' ');

@@ -51,11 +51,17 @@ export function judge(score, color, mate, scale = DEFAULT_SCALE) {
   return { side, pct: Math.round(100 * (side === 'black' ? b : 1 - b)) };
 }
 
-/** The colour of a chance of the side to move on the heat map: red (lost) through yellow
- * (even) to green (won), steeper near even, where the candidates of a game mostly are. */
-export function heatColor(chance) {
-  const c = Math.max(0, Math.min(1, chance));
-  const steep = Math.tanh(5 * (c - 0.5)) / Math.tanh(2.5);
-  const hue = Math.round(60 + 60 * steep);
+/** The loss of chance against the best candidate that the heat map shows as red. */
+export const HEAT_SPAN = 0.25;
+
+/** The colour of a candidate on the heat map, from its chance and the best candidate's (both
+ * the side to move's, 0 to 1): green for the best and those as good, through yellow, to red
+ * for one that gives up HEAT_SPAN of the chance or more. Relative to the best, so that where
+ * every move keeps 65-80% the better ones still stand out; steeper near the best, where the
+ * choices that matter are. */
+export function heatColor(chance, best) {
+  const loss = Math.max(0, best - chance);
+  const k = Math.min(1, loss / HEAT_SPAN);
+  const hue = Math.round(120 * (1 - Math.sqrt(k)));
   return `hsl(${hue}, 80%, 45%)`;
 }

@@ -3,6 +3,7 @@
 // show, the line to draw. Functions of their arguments only; nothing here touches the page.
 
 import { mateOf } from './evaluation.js';
+import { parsePoint } from './coords.js';
 
 /** Whether the engine is analysing the position. */
 export function analysing(game) {
@@ -98,4 +99,48 @@ export function boardLine(game, live, hover, showLine) {
   if (hover && hover.best) return engineLine(game, live);
   if (!showLine || cands.length || (game.solution && game.solution.solved)) return null;
   return engineLine(game, live);
+}
+
+/** Whether `point` is in the central square of side `side` (1: the centre; 0: anywhere) of a
+ * board of `size`. */
+export function inArea(point, side, size) {
+  const p = parsePoint(point, size);
+  if (!p) return false;
+  if (!side) return true;
+  const c = (size - 1) / 2, k = (side - 1) / 2;
+  return Math.abs(p.x - c) <= k && Math.abs(p.y - c) <= k;
+}
+
+/** Why a click on `point` is no move the server would take, when the page can tell (so that
+ * it is said at once, and no refused request goes out): `{code}` (or `{code, key, params}`,
+ * an error of the page's own words), or null to ask the server. */
+export function refusal(game, point) {
+  if (!game) return null;
+  if (game.result) return { code: 'game_over' };
+  const purpose = game.thinking && game.thinking.purpose;
+  if (purpose === 'move') return { code: 'engine_thinking' };
+  const taken = game.moves.some((m) => m.move === point);
+  const forbidden = (game.forbidden || []).some((f) => f.point === point);
+  const r = game.renju;
+  if (r && !r.over) {
+    if (r.actor !== 'person' || purpose === 'opening') return { code: 'not_your_turn' };
+    if (!r.wants_point) return { code: 'choose_first' };
+    if (taken) return { code: 'occupied' };
+    const s = r.step;
+    if (s.kind === 'choose') return r.offers.includes(point) ? null : { code: 'not_offered' };
+    if ((s.kind === 'stone' || s.kind === 'fifth') && !inArea(point, s.area, game.size)) {
+      const where = s.area === 1 ? 'centre' : 'square';
+      return { code: 'outside_area', key: 'err.outside_area.' + where, params: { rule: r.title, n: s.number || 5, side: s.area } };
+    }
+    return forbidden ? { code: 'forbidden' } : null;
+  }
+  const o = game.opening;
+  if (o) {
+    if (o.actor !== 'person' || purpose === 'swap2') return { code: 'not_your_turn' };
+    if (!['three', 'five'].includes(o.stage)) return { code: 'choose_first' };
+  } else if (game.players[game.to_move] !== 'person') {
+    return { code: 'not_your_turn' };
+  }
+  if (taken) return { code: 'occupied' };
+  return forbidden ? { code: 'forbidden' } : null;
 }

@@ -1,12 +1,15 @@
-// The opening rules on the page. Swap2: the banner that says whose choice it is, with the
-// choices. The renju rules (Soosõrv-8, Taraguchi-10): the panel that says what the rule asks
-// of whom, the buttons for the steps that are not a point (swap, keep, the number of offers,
-// ten offers), the offered fifth moves and the allowed square drawn on the board, and the
-// name of the opening the first three stones form. Both keep a log. Clicks on the board go to
-// the server as moves, and the server reads them as the step under way asks (a stone, an
-// offer, the offer chosen).
+// The opening rules on the page, in the panel beside the board (so that the board keeps its
+// place and size while an opening goes on). Swap2: whose choice it is, with the choices. The
+// renju rules (Soosõrv-8, Taraguchi-10): what the rule asks of whom, the buttons for the steps
+// that are not a point (swap, keep, the number of offers, ten offers), the offered fifth moves
+// and the allowed square drawn on the board, and the name of the opening the first three
+// stones form. Both keep a log in the players' words. Clicks on the board go to the server as
+// moves, and the server reads them as the step under way asks (a stone, an offer, the offer
+// chosen).
 
 import { CELL, px, parsePoint, centralSquare } from './coords.js';
+import { scaleOf } from './evaluation.js';
+import { logLines } from './opening-log.js';
 import { $, html, svg as el } from './dom.js';
 
 /** The renju rules, by the value of their opening. */
@@ -75,16 +78,8 @@ export function renjuMarks(game) {
   return layer;
 }
 
-/** Fills a log list with `lines`, the newest in view. */
-function fillLog(log, lines) {
-  log.hidden = lines.length === 0;
-  log.textContent = '';
-  for (const line of lines) log.appendChild(html('li', null, line));
-  log.scrollTop = log.scrollHeight;
-}
-
-/** The swap2 banner and log of `game`. */
-export function renderSwap2(t, game) {
+/** The swap2 banner of `game`. */
+function renderSwap2(t, game) {
   const box = $('opening');
   const o = game && game.opening;
   box.hidden = !o;
@@ -94,7 +89,6 @@ export function renderSwap2(t, game) {
     $('opening-text').textContent = t('op.' + o.stage + '.' + o.actor);
     for (const b of box.querySelectorAll('[data-choice]')) b.hidden = !o.choices.includes(b.dataset.choice);
   }
-  fillLog($('swap2-log'), ((game && game.swap2_log) || []).map((line) => line.replace(/^swap2: /, '')));
 }
 
 /** The buttons of the renju panel for step `kind` of the person's (none for another's). */
@@ -121,8 +115,8 @@ function renderRenjuButtons(t, box, r, kind) {
   }
 }
 
-/** The renju panel, log and opening name of `game`. */
-export function renderRenju(t, game) {
+/** The renju panel and the opening's name of `game`. */
+function renderRenju(t, game) {
   const name = $('opening-name');
   const on = game && game.opening_name;
   name.textContent = on ? t('renju.name', { name: `${on.name} ${on.chinese} (${on.code})` }) : '';
@@ -130,18 +124,49 @@ export function renderRenju(t, game) {
   const r = game && game.renju;
   const box = $('renju');
   box.hidden = !r || r.over;
-  if (!r) {
-    $('renju-log').hidden = true;
-    return;
-  }
+  if (!r) return;
   const mine = !r.over && r.actor === 'person';
   box.dataset.step = r.step ? r.step.kind : 'over';
   box.dataset.actor = r.actor;
   box.dataset.rule = r.rule;
   $('renju-text').textContent = renjuStepText(t, r);
   renderRenjuButtons(t, box, r, mine && r.step ? r.step.kind : '');
-  if (!r.over && !game.result) $('status').textContent = t('renju.status', { rule: r.title });
-  fillLog($('renju-log'), r.log.map((line) => line.replace(/^(soosorv8|taraguchi10): /, '')));
+}
+
+/** The title of the panel beside the board: what goes on (nothing: the panel is a log). */
+function turnTitle(t, s) {
+  const game = s.game;
+  if (s.setup) return t('status.setup');
+  if (game && game.renju) return t('renju.status', { rule: game.renju.title });
+  if (game && (game.opening || (game.swap2_events || []).length)) return t('status.opening');
+  return '';
+}
+
+/** The panel beside the board while an opening rule goes on or a position is set up (the
+ * set-up bar is setup.js's), with the log of the opening, open while it lasts. */
+export function renderTurn(t, s) {
+  const game = s.game;
+  const shown = s.setup ? null : game;
+  renderSwap2(t, shown);
+  renderRenju(t, shown);
+  const renju = shown && shown.renju;
+  const events = shown ? (renju ? renju.events : shown.swap2_events) || [] : [];
+  const active = !!(s.setup || (shown && (shown.opening || (renju && !renju.over))));
+  const panel = $('turn');
+  panel.hidden = !active && events.length === 0;
+  panel.dataset.active = active ? 'yes' : 'no';
+  $('turn-title').textContent = turnTitle(t, s);
+  const box = $('opening-log');
+  box.hidden = events.length === 0;
+  // open while the opening lasts, closed once it is over (a click opens it again)
+  if (box.dataset.active !== String(active)) box.open = active;
+  box.dataset.active = String(active);
+  const twoPeople = renju ? renju.first === renju.second
+    : !!(shown && shown.players.black === shown.players.white);
+  const log = $('log');
+  log.textContent = '';
+  for (const line of logLines(t, events, twoPeople, scaleOf(game))) log.appendChild(html('li', null, line));
+  log.scrollTop = log.scrollHeight;
 }
 
 /** The renju panel's request for a click on one of its buttons `b` (null for none). */

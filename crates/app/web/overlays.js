@@ -1,13 +1,19 @@
 // The board's layers that follow a running analysis, redrawn on their own while it runs
 // (the click targets stay, so that a click is never lost between mouse down and up): the
-// heat map (each candidate's cell in the colour of the side to move's chance, the best one
-// outlined), the value of the point under the pointer, and a line as numbered stones.
+// heat map (each candidate's cell coloured by how much of the best candidate's chance it
+// keeps, the best one outlined), the value of the point under the pointer, and a line as
+// numbered stones.
 
 import { CELL, MARGIN, px, parsePoint, cellPixels } from './coords.js';
 import { chanceOf, heatColor, other, scaleOf } from './evaluation.js';
 import { analysisInfo, boardLine } from './game-state.js';
 import { evalText } from './words.js';
 import { $, svg as el } from './dom.js';
+
+/** The best chance of the side to move among the candidates of `analysis`. */
+export function bestChance(analysis, scale) {
+  return Math.max(0, ...((analysis && analysis.candidates) || []).map((c) => chanceOf(c.score, analysis.color, scale)));
+}
 
 /** The line drawn on the board for the session's state `s` (none while setting up). */
 export function shownLine(s) {
@@ -28,6 +34,7 @@ export function renderCandidateMarks(s, t) {
   // a candidate's line on the board hides the map
   if (on && cands.length && !s.setup && !shownLine(s)) {
     const half = CELL * 0.47;
+    const best = bestChance(analysis, scaleOf(game));
     cands.forEach((c, rank) => {
       const p = parsePoint(c.move, game.size);
       if (!p || occupied.has(c.move)) return;
@@ -37,7 +44,7 @@ export function renderCandidateMarks(s, t) {
         'data-score': c.score, 'data-chance': chance.toFixed(3),
       });
       g.appendChild(el('rect', {
-        x: px(p.x) - half, y: px(p.y) - half, width: 2 * half, height: 2 * half, rx: 7, fill: heatColor(chance),
+        x: px(p.x) - half, y: px(p.y) - half, width: 2 * half, height: 2 * half, rx: 7, fill: heatColor(chance, best),
       }));
       heat.appendChild(g);
     });
@@ -60,11 +67,8 @@ export function renderHeatLabel(s, t) {
   const c = heatOn ? ((analysis && analysis.candidates) || []).find((x) => x.move === point) : null;
   const p = parsePoint(point, game.size);
   if (!p) return;
-  const parts = [];
-  if (c) parts.push(point + ': ' + evalText(t, { score: c.score, color: analysis.color, mate: c.mate }, scaleOf(game)));
-  if (s.pending === point) parts.push(c ? t('confirm.again') : t('confirm.tap', { point }));
-  if (!parts.length) return;
-  const text = parts.join(' · ');
+  if (!c) return;
+  const text = point + ': ' + evalText(t, { score: c.score, color: analysis.color, mate: c.mate }, scaleOf(game));
   // at least 14 pixels high on the screen, however small the board is drawn
   const cell = cellPixels($('board').getBoundingClientRect().width, game.size);
   const unit = Math.max(1, 14 / (cell / CELL) / 15);

@@ -5,14 +5,14 @@
 import { parsePoint } from './coords.js';
 import { $ } from './dom.js';
 
-/** A set-up on a board of `size`, from the stones of `game` when it is on a board of that
- * size. */
-export function openSetup(size, game) {
+/** A set-up under `rule` on a board of `size`, from the stones of `game` when it is on a
+ * board of that size. */
+export function openSetup(size, rule, game) {
   const stones = new Map();
   if (game && game.size === size) {
     for (const m of game.moves) if (m.x !== null && m.x !== undefined) stones.set(m.move, m.color);
   }
-  return { size, stones, tool: 'black' };
+  return { size, rule, stones, tool: 'black' };
 }
 
 /** The stones of each colour. */

@@ -1,16 +1,18 @@
-// The line above the board (who is to move, what the engine does, or the result in the
-// status's place: nothing below it moves), the game clocks, and the messages of refused
-// actions.
+// The line above the board (who is to move, what the engine does, a point tapped once, or the
+// result in the status's place: nothing below it moves), the game clocks, and the messages
+// of refused actions, over that line (never over the buttons).
 
-import { analysing, reviewing, solving } from './game-state.js';
+import { analysing, reviewing, solving, analysisInfo } from './game-state.js';
+import { scaleOf } from './evaluation.js';
 import { currentNode, startPlies, lineMoves } from './tree.js';
 import { known } from './i18n.js';
-import { resultText, clockText } from './words.js';
+import { resultText, clockText, evalText } from './words.js';
 import { $ } from './dom.js';
 
 /** What the status says for a game under way. */
 function statusText(t, game) {
   if (game.opening) return t('status.opening');
+  if (game.renju && !game.renju.over) return t('renju.status', { rule: game.renju.title });
   if (solving(game)) return t('status.solving', { color: t(game.thinking.color) });
   if (game.thinking && !analysing(game)) {
     return game.thinking.purpose === 'hint' ? t('status.hint') : t('status.thinking', { color: t(game.thinking.color) });
@@ -20,40 +22,68 @@ function statusText(t, game) {
   return t('status.toMove', { color: t(game.to_move), who }) + (analysing(game) ? ' · ' + t('status.analyzing') + '…' : '');
 }
 
+/** A point tapped once on small cells: the candidate's value there, and the second tap. */
+function pendingText(t, s) {
+  const analysis = analysisInfo(s.game, s.live);
+  const c = s.options.heat && analysis && (analysis.candidates || []).find((x) => x.move === s.pending);
+  const value = c ? s.pending + ': ' + evalText(t, { score: c.score, color: analysis.color, mate: c.mate }, scaleOf(s.game)) + ' · ' : '';
+  return value + t('confirm.tap', { point: s.pending });
+}
+
+/** The status line while a position is set up: nothing of the game before it. */
+function renderSetupStatus(s, t, status, result) {
+  status.textContent = t('status.setup');
+  status.classList.remove('quiet');
+  result.hidden = true;
+  $('game-rule').textContent = t('rules', { rule: t('rule.' + s.setup.rule), size: s.setup.size });
+}
+
 /** The status line of the session's state `s`. */
 export function renderStatus(s, t) {
   const status = $('status');
   const result = $('result');
   const game = s.game;
   status.dataset.setup = s.setup ? 'yes' : 'no';
-  if (!game) { status.textContent = t('status.loading'); result.hidden = true; return; }
-  $('game-rule').textContent = t('rules', { rule: t('rule.' + game.rule), size: game.size });
-  const r = game.result;
-  const review = reviewing(game);
-  status.classList.toggle('quiet', !!r && !review);
-  if (review) status.textContent = t('status.reviewing', { done: game.review.done, total: game.review.total });
-  if (r) {
-    if (!review) status.textContent = t('status.over');
-    result.textContent = resultText(t, r);
-    result.dataset.winner = r.winner || 'none';
-    result.hidden = false;
-  } else {
-    result.hidden = true;
-    result.textContent = '';
-    delete result.dataset.winner;
-    if (!review) status.textContent = statusText(t, game);
+  delete status.dataset.pending;
+  if (s.setup) renderSetupStatus(s, t, status, result);
+  else if (!game) { status.textContent = t('status.loading'); result.hidden = true; return; }
+  else renderGameStatus(s, t, status, result);
+  if (s.pending && !s.setup) {
+    status.textContent = pendingText(t, s);
+    status.dataset.pending = s.pending;
   }
-  if ((game.continuation || []).length && !s.setup && !r) {
-    status.textContent += ' · ' + t('status.inLine', { k: game.moves.length, n: lineMoves(game).length });
-  }
-  if (s.setup) status.textContent = t('status.setup');
   status.title = status.textContent;
+  if (!game) return;
   status.dataset.toMove = game.to_move;
   // the moves on the board (not the set-up stones), and the node of the tree shown
   status.dataset.moves = String(game.moves.length - startPlies(game));
   status.dataset.node = String(currentNode(game));
   status.dataset.waits = game.engine_waits ? 'yes' : 'no';
   status.dataset.thinking = game.thinking ? 'yes' : 'no';
+}
+
+/** The status line of a game: the result in the status's place, or what goes on. */
+function renderGameStatus(s, t, status, result) {
+  const game = s.game;
+  $('game-rule').textContent = t('rules', { rule: t('rule.' + game.rule), size: game.size });
+  const r = game.result;
+  const review = reviewing(game);
+  status.classList.toggle('quiet', !!r && !review && !s.pending);
+  if (review) status.textContent = t('status.reviewing', { done: game.review.done, total: game.review.total });
+  if (r) {
+    if (!review) status.textContent = t('status.over');
+    result.textContent = resultText(t, r);
+    result.dataset.winner = r.winner || 'none';
+    result.hidden = !!s.pending;
+  } else {
+    result.hidden = true;
+    result.textContent = '';
+    delete result.dataset.winner;
+    if (!review) status.textContent = statusText(t, game);
+  }
+  if ((game.continuation || []).length && !r) {
+    status.textContent += ' · ' + t('status.inLine', { k: game.moves.length, n: lineMoves(game).length });
+  }
 }
 
 /** The clocks: both sides' times, the running side's counted down here between states
@@ -76,24 +106,34 @@ export function renderClocks(s, t, now) {
   $('clock-inc').textContent = c.increment_ms ? t('clock.inc', { secs: c.increment_ms / 1000 }) : '';
 }
 
-/** Shows why an action was refused, for a few seconds: the page's words for a code it
- * knows, the server's otherwise. */
+/** Shows why an action was refused, for a few seconds, over the status line (above an open
+ * dialog too: the message is a popover, in the page's top layer): the page's words for a code
+ * it knows (`err.key` for words of their own, with `err.params`), the server's otherwise. A
+ * click on it hides it. */
 export class Messages {
   constructor() {
     this.timer = 0;
+    $('error').addEventListener('click', () => this.clear());
   }
 
   show(t, err) {
     const box = $('error');
-    const key = 'err.' + (err.code || '');
-    box.textContent = known(key) ? t(key) : (err.message || String(err));
+    const key = err.key || 'err.' + (err.code || '');
+    box.textContent = known(key) ? t(key, err.params) : (err.message || String(err));
     box.dataset.code = err.code || '';
     box.hidden = false;
+    const line = $('status-line').getBoundingClientRect();
+    box.style.left = Math.max(4, line.left) + 'px';
+    box.style.top = Math.max(4, line.top) + 'px';
+    box.style.width = Math.min(line.width, window.innerWidth - 8) + 'px';
+    if (box.showPopover && !box.matches(':popover-open')) box.showPopover();
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => { box.hidden = true; }, 6000);
+    this.timer = setTimeout(() => this.clear(), 6000);
   }
 
   clear() {
-    $('error').hidden = true;
+    const box = $('error');
+    if (box.hidePopover && box.matches(':popover-open')) box.hidePopover();
+    box.hidden = true;
   }
 }

@@ -6,10 +6,11 @@ import { blackChance, judge, scaleOf } from './evaluation.js';
 import { analysing, reviewing, solving, inOpening, reviewInfo, shownSource } from './game-state.js';
 import { startPlies } from './tree.js';
 import { exportUrl } from './api.js';
-import { judgeText } from './words.js';
+import { judgeText, resultText } from './words.js';
 import { $ } from './dom.js';
 
-/** The evaluation under the board, in view on every screen. */
+/** The evaluation under the board, in view on every screen: once the game is over, its
+ * result (a value searched before it would be out of date). */
 export function renderEvalBar(s, t) {
   const bar = $('eval-bar');
   const game = s.game;
@@ -17,6 +18,17 @@ export function renderEvalBar(s, t) {
   const info = s.setup ? null : ((src && src.info) || reviewInfo(game));
   const text = $('eval-text');
   const fill = $('eval-fill');
+  const r = !s.setup && game && game.result;
+  if (r) {
+    const words = resultText(t, r);
+    text.textContent = words;
+    fill.style.width = r.winner === 'black' ? '100%' : r.winner === 'white' ? '0%' : '50%';
+    bar.dataset.side = r.winner || '';
+    bar.dataset.label = words;
+    bar.dataset.over = 'yes';
+    return;
+  }
+  bar.dataset.over = 'no';
   if (!info) {
     text.textContent = t('eval.none');
     fill.style.width = '50%';
@@ -83,6 +95,7 @@ export function renderSolution(t, game) {
   box.dataset.stopped = sol.stopped ? 'yes' : 'no';
   const secs = ((sol.stopped ? sol.time_ms : sol.limit_ms) / 1000).toFixed(1);
   const none = sol.stopped ? 'solution.stopped' : 'solution.none';
+  // the winner's moves of the line, which goes on to the five
   box.textContent = sol.solved
     ? t('solution.found', { color: t(sol.color), method: sol.method.toUpperCase(), n: Math.ceil(sol.line.length / 2), line: sol.line.join(' ') })
     : t(none, { color: t(sol.color), task: sol.task.toUpperCase(), secs });

@@ -26,6 +26,7 @@ const FILES: &[(&str, &str, &str)] = &[
     ("/api.js", JS, include_str!("../../web/api.js")),
     ("/board.js", JS, include_str!("../../web/board.js")),
     ("/coords.js", JS, include_str!("../../web/coords.js")),
+    ("/dialogs.js", JS, include_str!("../../web/dialogs.js")),
     ("/dom.js", JS, include_str!("../../web/dom.js")),
     (
         "/engine-panel.js",
@@ -47,6 +48,11 @@ const FILES: &[(&str, &str, &str)] = &[
     ("/i18n.js", JS, include_str!("../../web/i18n.js")),
     ("/moves.js", JS, include_str!("../../web/moves.js")),
     ("/new-game.js", JS, include_str!("../../web/new-game.js")),
+    (
+        "/opening-log.js",
+        JS,
+        include_str!("../../web/opening-log.js"),
+    ),
     ("/openings.js", JS, include_str!("../../web/openings.js")),
     ("/overlays.js", JS, include_str!("../../web/overlays.js")),
     ("/review.js", JS, include_str!("../../web/review.js")),

@@ -1,7 +1,7 @@
 //! Studying a position: Black's forbidden points under renju, the analysis as a heat map and
 //! a list (with points left out of it), and "Find a win".
 
-use super::browser::{names_a_side, run, Page, IDLE, MOVE_COUNT};
+use super::browser::{names_a_side, run, Page, COUNT_POSTS, IDLE, MOVE_COUNT};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -28,12 +28,27 @@ fn a_forbidden_point_is_marked_and_refused() {
         renju_position(p).await;
         let kind = "return document.querySelector('[data-forbidden=h8]').dataset.kind;";
         assert_eq!(p.js(kind).await, "double-three");
+        // refused on the page: the message at once, and no request that the server would
+        // refuse (a refused request is a network error in the browser's console)
+        p.js(&format!("{COUNT_POSTS} return true;")).await;
         p.click_point("h8").await;
         p.wait(
             "the refusal",
-            "return !document.querySelector('[data-testid=error]').hidden;",
+            "const e = document.querySelector('[data-testid=error]'); \
+             return !e.hidden && e.dataset.code === 'forbidden' && e.textContent.includes('forbidden');",
         )
         .await;
+        p.click_point("f8").await;
+        p.wait(
+            "the refusal of a point taken",
+            "return document.querySelector('[data-testid=error]').dataset.code === 'occupied';",
+        )
+        .await;
+        assert_eq!(
+            p.js("return window.posts;").await,
+            json!([]),
+            "no request went out"
+        );
         assert_eq!(p.moves().await, 8);
     });
 }
@@ -262,12 +277,18 @@ fn find_a_win_draws_the_line_and_a_stopped_search_may_go_again() {
             ),
         )
         .await;
-        let first = p
-            .js("return document.querySelector('[data-testid=solution-line] [data-step=\"1\"]').dataset.solution;")
+        let line = p
+            .js("return [...document.querySelectorAll('[data-testid=solution-line] [data-step]')].map(g => g.dataset.solution);")
             .await;
-        assert!(first == json!("g8") || first == json!("k8"), "{first}");
+        let first = line[0].clone();
+        assert!(first == json!("g8") || first == json!("k8"), "{line}");
+        // the whole line to the five: the open four, a block, the five
+        assert_eq!(line.as_array().map(Vec::len), Some(3), "{line}");
         let words = p.text("solution").await;
-        assert!(words.starts_with("Black wins by VC"), "{words}");
+        assert!(
+            words.starts_with("Black wins by VC") && words.contains(" in 2:"),
+            "{words}"
+        );
         let solve_off = "return document.querySelector('[data-testid=btn-solve]').disabled;";
         assert_eq!(p.js(solve_off).await, json!(true), "solved already");
         p.screenshot("web-e2e-solve.png").await;
@@ -307,5 +328,29 @@ fn find_a_win_draws_the_line_and_a_stopped_search_may_go_again() {
             json!(false),
             "a stopped solve may be asked again"
         );
+    });
+}
+
+#[test]
+fn a_proven_win_s_line_goes_on_to_the_five() {
+    run(async |_, p| {
+        p.start_game("freestyle", "15", "person-person").await;
+        p.import("h8 a1 i8 a3 j8 a5", 6).await;
+        p.click("btn-analyze").await;
+        // the open four wins in 2: the line shows the block and the five too, not the four
+        // alone, and the value says so
+        p.wait(
+            "the open four's whole line",
+            "const li = document.querySelector('[data-testid=candidates] li[data-move=g8]'); \
+             return !!li && li.dataset.line.split(' ').length === 3 \
+             && li.querySelector('.ev').textContent === 'Black wins in 2';",
+        )
+        .await;
+        assert!(p.hover("[data-testid=candidates] li[data-move=g8]").await);
+        p.wait(
+            "the line on the board",
+            "return [...document.querySelectorAll('[data-testid=pv-line] [data-pv]')].length === 3;",
+        )
+        .await;
     });
 }

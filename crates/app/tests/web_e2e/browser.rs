@@ -247,6 +247,17 @@ pub const MOVE_COUNT: &str = "Number(document.querySelector('[data-testid=status
 /// True when nobody is thinking and the person may click.
 pub const IDLE: &str = "document.querySelector('[data-testid=status]').dataset.thinking === 'no'";
 
+/// A function `inside(e)` of the page's scripts: whether element `e` is shown, all of it in
+/// the window.
+pub const INSIDE: &str = "const inside = (e) => { const r = e.getBoundingClientRect(); \
+    return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth; };";
+
+/// A script's start that counts the page's requests to the server that change a game
+/// (`window.posts`, each `[path, body]`), so that a test can see a click go out or not.
+pub const COUNT_POSTS: &str = "window.posts = []; const f = window.fetch; \
+    window.fetch = (url, o) => { if (o && o.method === 'POST') window.posts.push([String(url), o.body]); \
+    return f(url, o); };";
+
 /// True when the board, the evaluation under it and every button of the board are in the
 /// window, and nothing reaches past its right edge.
 pub const FITS: &str = "const inside = (e) => { const r = e.getBoundingClientRect(); \
@@ -313,7 +324,32 @@ impl Page {
             .expect("text")
     }
 
+    /// Opens the dialog that holds `[data-testid=testid]` when it is in a closed one (by the
+    /// header's button, as a person would); true when it opened one.
+    async fn open_its_dialog(&self, testid: &str) -> bool {
+        let opened = self
+            .js(&format!(
+                "const d = document.querySelector('[data-testid={testid}]')?.closest('dialog'); \
+                 if (!d || d.open) return false; \
+                 document.querySelector(`[data-opens=\"${{d.id}}\"]`).click(); return d.open;"
+            ))
+            .await;
+        opened == json!(true)
+    }
+
+    /// Closes the dialog that holds `[data-testid=testid]`, by its × button, when it is open.
+    async fn close_its_dialog(&self, testid: &str) {
+        self.js(&format!(
+            "const d = document.querySelector('[data-testid={testid}]')?.closest('dialog'); \
+             if (d && d.open) d.querySelector('[data-close]').click(); return true;"
+        ))
+        .await;
+    }
+
+    /// Clicks `[data-testid=testid]`; one in a dialog with the dialog opened first, and closed
+    /// again after the click when the click did not close it.
     pub async fn click(&self, testid: &str) {
+        let opened = self.open_its_dialog(testid).await;
         self.c
             .find(Locator::Css(&format!("[data-testid={testid}]")))
             .await
@@ -321,6 +357,9 @@ impl Page {
             .click()
             .await
             .unwrap_or_else(|e| panic!("cannot click {testid}: {e}"));
+        if opened {
+            self.close_its_dialog(testid).await;
+        }
     }
 
     /// Clicks a point of the board. The board is drawn afresh on every state the server
@@ -344,7 +383,10 @@ impl Page {
         }
     }
 
+    /// Chooses `value` in the list `[data-testid=testid]` (in a dialog: opened and closed
+    /// again).
     pub async fn select(&self, testid: &str, value: &str) {
+        let opened = self.open_its_dialog(testid).await;
         self.c
             .find(Locator::Css(&format!("[data-testid={testid}]")))
             .await
@@ -352,6 +394,9 @@ impl Page {
             .select_by_value(value)
             .await
             .unwrap_or_else(|e| panic!("cannot select {value} in {testid}: {e}"));
+        if opened {
+            self.close_its_dialog(testid).await;
+        }
     }
 
     /// Moves the pointer onto the element `css` finds; false when it was replaced first.
@@ -404,8 +449,9 @@ impl Page {
         .await;
     }
 
-    /// Puts `text` in the import box.
+    /// Puts `text` in the import box (its dialog left open).
     pub async fn type_import(&self, text: &str) {
+        self.open_its_dialog("io-text").await;
         let area = self
             .c
             .find(Locator::Css("[data-testid=io-text]"))

@@ -2,7 +2,9 @@
 //! without scrolling, nothing sideways; small cells take a tap to preview and a second to
 //! play.
 
-use super::browser::{names_a_side, run, Page, Screen, World, FITS, LAPTOP, MOVE_COUNT, PHONE};
+use super::browser::{
+    names_a_side, run, Page, Screen, World, FITS, INSIDE, LAPTOP, MOVE_COUNT, PHONE,
+};
 use serde_json::json;
 
 /// The game of the screenshots: twelve moves, with another line tried at the 8th.
@@ -63,8 +65,27 @@ fn a_laptop_window_shows_the_board_and_its_tools() {
             .expect("a laptop-sized window");
         p.js("window.scrollTo(0, 0); return true;").await;
         p.wait("the board and its tools in view", FITS).await;
-        // exactly 1366x768 of page
-        fits(world, LAPTOP, &id).await.close().await;
+        // exactly 1366x768 of page: the board and its tools, and the buttons of a new game,
+        // of export and import and of the recent games, each dialog's own in view too
+        let v = fits(world, LAPTOP, &id).await;
+        for (opens, inner) in [
+            ("open-new", "ng-start"),
+            ("open-io", "io-import"),
+            ("open-history", "btn-history-clear"),
+        ] {
+            let shown =
+                format!("{INSIDE} return inside(document.querySelector('[data-testid={opens}]'));");
+            assert_eq!(v.js(&shown).await, json!(true), "{opens} in view");
+            v.click(opens).await;
+            let shown =
+                format!("{INSIDE} return inside(document.querySelector('[data-testid={inner}]'));");
+            v.wait(&format!("{inner} in view"), &shown).await;
+            v.screenshot(&format!("web-e2e-{opens}.png")).await;
+            v.key("Escape").await;
+            v.js("document.querySelectorAll('dialog[open]').forEach(d => d.close()); return true;")
+                .await;
+        }
+        v.close().await;
     });
 }
 
@@ -81,9 +102,10 @@ fn a_phone_shows_the_board_and_takes_two_taps_on_small_cells() {
         v.wait(
             "the stone to come",
             &format!(
-                "return !!document.querySelector('[data-testid=pending][data-pending=k11]') \
-                 && document.querySelector('[data-testid=heat-label]').dataset.text.includes('k11') \
-                 && {MOVE_COUNT} === 0;"
+                "const status = document.querySelector('[data-testid=status]'); \
+                 return !!document.querySelector('[data-testid=pending][data-pending=k11]') \
+                 && status.dataset.pending === 'k11' && status.textContent.includes('k11') \
+                 && !document.querySelector('[data-testid=heat-label] text') && {MOVE_COUNT} === 0;"
             ),
         )
         .await;
@@ -99,6 +121,61 @@ fn a_phone_shows_the_board_and_takes_two_taps_on_small_cells() {
         .await;
         v.js("window.scrollTo(0, 0); return true;").await;
         v.wait("the board and its tools in view", FITS).await;
+        v.close().await;
+    });
+}
+
+#[test]
+fn a_phone_keeps_the_status_the_legend_and_messages_clear_of_the_rest() {
+    run(async |world, _| {
+        let v = world.open(PHONE, "").await;
+        // the legend opens inside the window
+        v.js("document.querySelector('[data-testid=legend]').open = true; return true;")
+            .await;
+        let legend = format!(
+            "{INSIDE} return inside(document.querySelector('[data-testid=legend] .legend-body'));"
+        );
+        assert_eq!(
+            v.js(&legend).await,
+            json!(true),
+            "the legend inside the window"
+        );
+        v.js("document.querySelector('[data-testid=legend]').open = false; return true;")
+            .await;
+        // a Taraguchi-10 opening: its status whole, not cut to a few letters
+        v.select("ng-level", "easy").await;
+        v.select("ng-time", "200").await;
+        v.select("ng-opening", "taraguchi10").await;
+        v.start_game("renju", "15", "person-engine").await;
+        let whole = "const whole = (id) => { const e = document.querySelector(`[data-testid=${id}]`); \
+                     return e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1; }; \
+                     return ['status', 'game-rule', 'opening-name'].filter(id => !whole(id));";
+        assert_eq!(v.js(whole).await, json!([]), "texts cut");
+        let status = v.text("status").await;
+        assert!(status.starts_with("Taraguchi-10"), "{status}");
+        // the first stone by two taps; a tap on it again is refused, the message over the
+        // status line and clear of the board's buttons
+        v.click_point("h8").await;
+        v.click_point("h8").await;
+        v.wait("the first stone", &format!("return {MOVE_COUNT} >= 1;"))
+            .await;
+        v.wait(
+            "the engine's turn done",
+            "return document.querySelector('[data-testid=status]').dataset.thinking === 'no';",
+        )
+        .await;
+        v.click_point("h8").await;
+        let clear = format!(
+            "{INSIDE} const e = document.querySelector('[data-testid=error]'); \
+             if (e.hidden) return false; const r = e.getBoundingClientRect(); \
+             const over = (b) => {{ const q = b.getBoundingClientRect(); \
+             return r.left < q.right && q.left < r.right && r.top < q.bottom && q.top < r.bottom; }}; \
+             return inside(e) && ![...document.querySelectorAll('[data-testid=controls] button, \
+             [data-testid=renju] button, [data-testid=menu] button')].some(over);"
+        );
+        v.wait("the message, clear of the buttons", &clear).await;
+        assert_eq!(v.js(whole).await, json!([]), "texts cut");
+        v.screenshot("web-e2e-phone-renju.png").await;
         v.close().await;
     });
 }

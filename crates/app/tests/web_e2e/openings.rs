@@ -1,9 +1,12 @@
 //! The opening rules on the board: swap2 against the engine, Soosõrv-8 against the engine
 //! and between two people.
 
-use super::browser::{run, Page, IDLE, MOVE_COUNT};
+use super::browser::{run, Page, IDLE, INSIDE, LAPTOP, MOVE_COUNT};
 use serde_json::{json, Value};
 use std::time::Duration;
+
+/// The opening's log, as text.
+const LOG: &str = "return document.querySelector('[data-testid=log]').textContent;";
 
 /// The renju rules' panel.
 const RENJU: &str = "document.querySelector('[data-testid=renju]')";
@@ -12,7 +15,8 @@ const RENJU: &str = "document.querySelector('[data-testid=renju]')";
 /// acting in between: keep at a swap, two offers declared, ten at Taraguchi-10's 5th, the
 /// first offer chosen, and stones and offers on the free points nearest the centre (the next
 /// one when the rule refuses a point).
-async fn play_renju_opening(p: &Page) {
+/// At each of the person's steps, `each_step` (a script) must return true.
+async fn play_renju_opening(p: &Page, each_step: &str) {
     let mut points: Vec<(usize, String)> = Vec::new();
     for x in 0..15usize {
         for y in 0..15usize {
@@ -27,6 +31,8 @@ async fn play_renju_opening(p: &Page) {
             &format!("return {IDLE} && ({RENJU}.hidden || {RENJU}.dataset.actor === 'person');"),
         )
         .await;
+        let ok = p.js(each_step).await;
+        assert_eq!(ok, json!(true), "at a step of the opening: {each_step}");
         if p.js(&format!("return {RENJU}.hidden;")).await == json!(true) {
             return;
         }
@@ -125,8 +131,11 @@ fn swap2_against_the_engine() {
             .js(&format!("return getComputedStyle({opening}).display;"))
             .await;
         assert_eq!(display, "none", "the banner goes once the opening is over");
-        let log = p.text("swap2-log").await;
-        assert!(log.contains("took"), "the swap2 log: {log}");
+        let log = p.js(LOG).await;
+        assert!(
+            log.as_str().is_some_and(|l| l.contains("took")),
+            "the swap2 log: {log}"
+        );
     });
 }
 
@@ -165,11 +174,41 @@ fn soosorv8_against_the_engine() {
             name.contains("Kagetsu") && name.contains("花月") && name.contains("4D"),
             "{name}"
         );
-        play_renju_opening(p).await;
+        play_renju_opening(p, "return true;").await;
         assert!(p.moves().await >= 5, "the game goes on from the sixth move");
-        let log = p.text("renju-log").await;
-        assert!(log.contains("the opening is over"), "the log: {log}");
         assert!(p.text("opening-name").await.contains("Kagetsu"));
+        // the log in the players' words: who did what, the engine's reading named by side,
+        // and nothing of the engine's own terms
+        let log = p.js(LOG).await;
+        let log = log.as_str().unwrap_or("").to_string();
+        assert!(log.contains("The opening is over."), "the log: {log}");
+        assert!(
+            log.contains("You put down stone 1 (Black) on h8."),
+            "the log: {log}"
+        );
+        assert!(
+            log.contains("(engine: Black ") || log.contains("(engine: White "),
+            "{log}"
+        );
+        for engine_terms in ["soosorv8", "depth", "value", "+", "now plays"] {
+            assert!(
+                !log.contains(engine_terms),
+                "'{engine_terms}' in the log: {log}"
+            );
+        }
+        // and in Chinese: no English word but the points
+        p.click("lang-zh").await;
+        let zh = p.js(LOG).await;
+        let zh = zh.as_str().unwrap_or("").to_string();
+        assert!(zh.contains("开局结束") && zh.contains("引擎："), "{zh}");
+        let words: Vec<&str> = zh
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|w| w.len() > 1)
+            .collect();
+        assert!(
+            words.is_empty(),
+            "English in the Chinese log: {words:?} in {zh}"
+        );
     });
 }
 
@@ -209,5 +248,45 @@ fn soosorv8_between_two_people_up_to_white_s_choice() {
             &format!("return {RENJU}.hidden && {MOVE_COUNT} === 5;"),
         )
         .await;
+    });
+}
+
+/// True when the board (and its bottom edge) and the renju panel are in the window and the
+/// board is `width` pixels wide.
+fn board_in_view(width: f64) -> String {
+    format!(
+        "{INSIDE} const b = document.querySelector('[data-testid=board]'); \
+         const panel = document.querySelector('[data-testid=renju]'); \
+         return inside(b) && Math.abs(b.getBoundingClientRect().width - {width}) < 0.5 \
+         && (panel.hidden || inside(panel));"
+    )
+}
+
+#[test]
+fn a_laptop_keeps_the_board_in_view_through_a_soosorv8_opening() {
+    run(async |world, _| {
+        let p = world.open(LAPTOP, "").await;
+        p.select("ng-level", "easy").await;
+        p.select("ng-time", "200").await;
+        p.select("ng-opening", "soosorv8").await;
+        p.start_game("renju", "15", "person-engine").await;
+        let width =
+            "return document.querySelector('[data-testid=board]').getBoundingClientRect().width;";
+        let width = p.js(width).await.as_f64().expect("the board's width");
+        let in_view = board_in_view(width);
+        assert_eq!(
+            p.js(&in_view).await,
+            json!(true),
+            "at the start, {width} px"
+        );
+        for point in ["h8", "h9", "i9"] {
+            p.click_point(point).await;
+            p.wait("the stone, the board in view", &in_view).await;
+        }
+        // every step of the opening, the board neither moves nor changes size
+        play_renju_opening(&p, &in_view).await;
+        assert_eq!(p.js(&in_view).await, json!(true), "after the opening");
+        p.screenshot("web-e2e-renju-laptop.png").await;
+        p.close().await;
     });
 }

@@ -33,15 +33,20 @@ async fn set_up_position(p: &Page) {
 #[test]
 fn setting_up_a_position_and_playing_from_it() {
     run(async |_, p| {
+        // from a game Black won under freestyle
         p.start_game("freestyle", "15", "person-person").await;
-        p.click_point("h8").await;
+        p.import("h8 a1 i8 a15 j8 o1 k8 o15 l8", 9).await;
         p.select("ng-mode", "person-engine").await;
+        p.select("ng-rule", "standard").await;
         p.click("ng-setup").await;
+        // the set-up's rule in the header, and nothing of the game before (its result)
         p.wait(
             "the set-up bar, from the board shown",
             "return !document.querySelector('[data-testid=setup-bar]').hidden \
              && document.querySelector('[data-testid=status]').dataset.setup === 'yes' \
              && !!document.querySelector('[data-stone=h8]') \
+             && document.querySelector('[data-testid=result]').hidden \
+             && document.querySelector('[data-testid=game-rule]').textContent === 'Standard (exactly five), 15×15' \
              && document.querySelector('[data-testid=btn-undo]').disabled;",
         )
         .await;

@@ -35,6 +35,15 @@ async fn win_against_the_engine(p: &Page) -> u64 {
         before,
         "nothing moves when the result appears"
     );
+    // the evaluation under the board says the result, not a value searched before it
+    let bar = p
+        .js("return document.querySelector('[data-testid=eval-bar]').dataset.label;")
+        .await;
+    assert_eq!(bar, json!(result), "the evaluation once the game is over");
+    assert!(
+        !p.text("eval-text").await.contains("best"),
+        "no best move after the end"
+    );
     let ringed = "return document.querySelectorAll('[data-testid=board] .stone.win').length;";
     assert_eq!(p.js(ringed).await, 5, "the winning line is highlighted");
     assert!(

@@ -1,7 +1,7 @@
 // Values as chances and proven wins, in words, and the heat map's colours.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WIN, WIN_MIN, blackChance, chanceOf, mateOf, judge, heatColor, scaleOf, other } from '../evaluation.js';
+import { WIN, WIN_MIN, HEAT_SPAN, blackChance, chanceOf, mateOf, judge, heatColor, scaleOf, other } from '../evaluation.js';
 import { judgeText, evalText, rawText, resultText, clockText, num } from '../words.js';
 import { translator } from '../i18n.js';
 
@@ -45,12 +45,17 @@ test('every value names its side', () => {
   assert.equal(rawText(en, { score: WIN - 1, color: 'white' }), '');
 });
 
-test('the heat map goes from red to green, steepest near even', () => {
-  const hue = (c) => Number(/hsl\((\d+),/.exec(heatColor(c))[1]);
-  assert.equal(hue(0), 0);
-  assert.equal(hue(0.5), 60);
-  assert.equal(hue(1), 120);
-  for (let c = 0; c < 1; c += 0.05) assert.ok(hue(c) <= hue(c + 0.05), String(c));
+test('the heat map colours a candidate by the chance it gives up against the best', () => {
+  const hue = (c, best) => Number(/hsl\((\d+),/.exec(heatColor(c, best))[1]);
+  assert.equal(hue(0.8, 0.8), 120);
+  assert.equal(hue(0.5, 0.5), 120, 'the best is green, whatever its chance');
+  assert.equal(hue(0.8 - HEAT_SPAN, 0.8), 0);
+  assert.equal(hue(0.1, 0.8), 0);
+  // 65% to 80%: the colours still tell the candidates apart
+  const spread = [0.8, 0.76, 0.72, 0.68, 0.65].map((c) => hue(c, 0.8));
+  for (let i = 1; i < spread.length; i++) assert.ok(spread[i] < spread[i - 1] - 5, String(spread));
+  // steepest near the best
+  assert.ok(hue(0.8, 0.8) - hue(0.78, 0.8) > hue(0.62, 0.8) - hue(0.6, 0.8));
 });
 
 test('results, clocks and counts in words', () => {

@@ -1,7 +1,7 @@
 // What the page reads from a state: who may click, the search shown, the line drawn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { personToMove, analysisInfo, shownSource, engineLine, boardLine, reviewInfo, inOpening } from '../game-state.js';
+import { personToMove, analysisInfo, shownSource, engineLine, boardLine, reviewInfo, inOpening, refusal, inArea } from '../game-state.js';
 
 const base = {
   players: { black: 'person', white: 'engine' }, to_move: 'black', result: null, thinking: null,
@@ -76,4 +76,36 @@ test('a review gives the value of the last move, or of the move before the next'
   const start = { ...base, review, moves: [], continuation: moves('h8') };
   assert.deepEqual(reviewInfo(start), { score: 40, color: 'black', mate: null, move: 'h8', depth: 0 });
   assert.equal(reviewInfo(base), null);
+});
+
+test('a click the server would refuse is refused on the page, with the server\'s code', () => {
+  const g = { ...base, moves: moves('h8', 'i9'), forbidden: [{ point: 'j10', kind: 'double-three' }] };
+  assert.equal(refusal(g, 'a1'), null);
+  assert.deepEqual(refusal(g, 'h8'), { code: 'occupied' });
+  assert.deepEqual(refusal(g, 'j10'), { code: 'forbidden' });
+  assert.deepEqual(refusal({ ...g, to_move: 'white' }, 'a1'), { code: 'not_your_turn' });
+  assert.deepEqual(refusal({ ...g, result: { kind: 'draw' } }, 'a1'), { code: 'game_over' });
+  assert.deepEqual(refusal({ ...g, thinking: { purpose: 'move' } }, 'a1'), { code: 'engine_thinking' });
+  // a hint or an analysis under way: the server takes the move
+  assert.equal(refusal({ ...g, thinking: { purpose: 'hint' } }, 'a1'), null);
+  assert.deepEqual(refusal({ ...g, opening: { actor: 'person', stage: 'choice3' } }, 'a1'), { code: 'choose_first' });
+  assert.equal(refusal(null, 'a1'), null);
+});
+
+test('in a renju opening, the step says which points it takes', () => {
+  const renju = { over: false, actor: 'person', wants_point: true, title: 'Soosõrv-8', offers: ['i10', 'g7'],
+    step: { kind: 'stone', number: 1, area: 1 } };
+  const g = { ...base, size: 15, renju, forbidden: [] };
+  assert.equal(refusal(g, 'h8'), null);
+  assert.deepEqual(refusal(g, 'a1'), { code: 'outside_area', key: 'err.outside_area.centre', params: { rule: 'Soosõrv-8', n: 1, side: 1 } });
+  const third = { ...g, renju: { ...renju, step: { kind: 'stone', number: 3, area: 5 } } };
+  assert.equal(refusal(third, 'j10'), null);
+  assert.equal(refusal(third, 'k11').key, 'err.outside_area.square');
+  const choose = { ...g, renju: { ...renju, step: { kind: 'choose' } } };
+  assert.equal(refusal(choose, 'g7'), null);
+  assert.deepEqual(refusal(choose, 'a1'), { code: 'not_offered' });
+  assert.deepEqual(refusal({ ...g, renju: { ...renju, wants_point: false } }, 'h8'), { code: 'choose_first' });
+  assert.deepEqual(refusal({ ...g, renju: { ...renju, actor: 'engine' } }, 'h8'), { code: 'not_your_turn' });
+  assert.ok(inArea('a1', 0, 15) && inArea('h8', 1, 15) && !inArea('h9', 1, 15));
+  assert.ok(inArea('f6', 5, 15) && !inArea('e5', 5, 15) && !inArea('z9', 0, 15));
 });

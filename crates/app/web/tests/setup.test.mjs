@@ -5,13 +5,14 @@ import { openSetup, setupCounts, setupToMove, setupMoves, setupClick, setupReque
 
 test('a set-up starts from the stones shown on a board of its size', () => {
   const game = { size: 15, moves: [{ move: 'h8', color: 'black', x: 7, y: 7 }, { move: '--', color: 'white', x: null, y: null }] };
-  assert.deepEqual([...openSetup(15, game).stones], [['h8', 'black']]);
-  assert.equal(openSetup(19, game).stones.size, 0);
-  assert.equal(openSetup(15, null).tool, 'black');
+  assert.deepEqual([...openSetup(15, 'renju', game).stones], [['h8', 'black']]);
+  assert.equal(openSetup(15, 'renju', game).rule, 'renju');
+  assert.equal(openSetup(19, 'renju', game).stones.size, 0);
+  assert.equal(openSetup(15, 'freestyle', null).tool, 'black');
 });
 
 test('a click puts a stone of the tool\'s colour, or takes one away', () => {
-  const s = openSetup(15, null);
+  const s = openSetup(15, 'freestyle', null);
   setupClick(s, 'h8');
   s.tool = 'white';
   setupClick(s, 'h9');
