@@ -52,22 +52,22 @@ export function renderCandidateMarks(s, t) {
   renderHeatLabel(s, t);
 }
 
-/** The label of the point under the pointer or tapped once: a candidate's value, or the
- * point waiting for its second tap. */
+/** The value of the candidate under the pointer, as a label beside it. Only for a pointer
+ * that hovers: a tap says its point's value in the status line, so that no label hides the
+ * stones around a finger. */
 export function renderHeatLabel(s, t) {
   const layer = $('heat-label');
   const game = s.game;
   if (!layer || !game) return;
   layer.textContent = '';
   delete layer.dataset.point;
-  const point = s.pending || s.hoverPoint;
-  if (!point || s.setup) return;
+  const point = s.hoverPoint;
+  if (!point || s.setup || !window.matchMedia('(hover: hover)').matches) return;
   const analysis = analysisInfo(game, s.live);
   const heatOn = s.options.heat && !shownLine(s);
   const c = heatOn ? ((analysis && analysis.candidates) || []).find((x) => x.move === point) : null;
   const p = parsePoint(point, game.size);
-  if (!p) return;
-  if (!c) return;
+  if (!p || !c) return;
   const text = point + ': ' + evalText(t, { score: c.score, color: analysis.color, mate: c.mate }, scaleOf(game));
   // at least 14 pixels high on the screen, however small the board is drawn
   const cell = cellPixels($('board').getBoundingClientRect().width, game.size);

@@ -94,6 +94,24 @@ fn a_phone_shows_the_board_and_takes_two_taps_on_small_cells() {
     run(async |world, p| {
         let id = analysed_game(p).await;
         let v = fits(world, PHONE, &id).await;
+        // a tap on a candidate of the analysis: its value in the status line, and no label
+        // over the stones around it
+        let best = v
+            .js("return document.querySelector('[data-testid=heat-map] [data-rank=\"0\"]').dataset.candidate;")
+            .await;
+        let best = best.as_str().expect("the best candidate").to_string();
+        v.click_point(&best).await;
+        v.wait(
+            "the candidate's value in the status line",
+            &format!(
+                "const status = document.querySelector('[data-testid=status]'); \
+                 return status.dataset.pending === '{best}' \
+                 && /^{best}: (Black|White) (\\d+%|wins in \\d+) · Tap {best} again/.test(status.textContent) \
+                 && !document.querySelector('[data-testid=heat-label] text');"
+            ),
+        )
+        .await;
+        v.key("Escape").await;
         // small cells: a tap shows the stone to come, a second tap on it plays it
         v.start_game("freestyle", "22", "person-person").await;
         let confirm = "return document.querySelector('[data-testid=board]').dataset.confirm;";
