@@ -208,8 +208,10 @@ on('board', 'contextmenu', (e) => {
   e.preventDefault();
   exclude(point, (game.excluded || []).includes(point));
 });
-// the pointer on a candidate on the board: its value with the heat map on, its line without
-on('board', 'mouseover', (e) => {
+// the mouse on a candidate on the board: its value with the heat map on, its line without
+// (a finger's tap is no hover: its value goes to the status line)
+on('board', 'pointerover', (e) => {
+  if (e.pointerType !== 'mouse') return;
   const point = pointOf(e);
   const analysis = analysisInfo(state.game, state.live);
   const onCandidate = point && analysis && (analysis.candidates || []).some((c) => c.move === point);
@@ -220,7 +222,7 @@ on('board', 'mouseover', (e) => {
   if (onCandidate && !state.options.heat) setHoverLine({ move: point });
   else if (state.hoverLine && state.hoverLine.move) setHoverLine(null);
 });
-on('board', 'mouseleave', () => {
+on('board', 'pointerleave', () => {
   state.hoverPoint = null;
   renderHeatLabel(state, tr());
   if (state.hoverLine && state.hoverLine.move) setHoverLine(null);
@@ -262,7 +264,8 @@ on('btn-delete', 'click', () => session.act('/branch', { node: currentNode(state
 const KEY_STEPS = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' };
 document.addEventListener('keydown', (e) => {
   const typing = e.target instanceof Element && e.target.closest('input, textarea, select');
-  if (!state.game || typing || e.altKey) return;
+  // (a dialog open over the page takes the keys: Escape closes it)
+  if (!state.game || typing || e.altKey || document.querySelector('dialog[open]')) return;
   if (e.ctrlKey || e.metaKey) {
     // Ctrl+Z undoes, Ctrl+Y (or Ctrl+Shift+Z) redoes, as the buttons do when they may
     const key = e.key.toLowerCase();

@@ -52,9 +52,9 @@ export function renderCandidateMarks(s, t) {
   renderHeatLabel(s, t);
 }
 
-/** The value of the candidate under the pointer, as a label beside it. Only for a pointer
- * that hovers: a tap says its point's value in the status line, so that no label hides the
- * stones around a finger. */
+/** The value of the candidate under the mouse, as a label beside it (`s.hoverPoint`, which
+ * only a mouse sets: a tap says its point's value in the status line, so that no label hides
+ * the stones around a finger). */
 export function renderHeatLabel(s, t) {
   const layer = $('heat-label');
   const game = s.game;
@@ -62,7 +62,7 @@ export function renderHeatLabel(s, t) {
   layer.textContent = '';
   delete layer.dataset.point;
   const point = s.hoverPoint;
-  if (!point || s.setup || !window.matchMedia('(hover: hover)').matches) return;
+  if (!point || s.setup) return;
   const analysis = analysisInfo(game, s.live);
   const heatOn = s.options.heat && !shownLine(s);
   const c = heatOn ? ((analysis && analysis.candidates) || []).find((x) => x.move === point) : null;

@@ -60,6 +60,7 @@ export function renderStatus(s, t) {
   status.dataset.node = String(currentNode(game));
   status.dataset.waits = game.engine_waits ? 'yes' : 'no';
   status.dataset.thinking = game.thinking ? 'yes' : 'no';
+  status.dataset.version = String(game.version);
 }
 
 /** The status line of a game: the result in the status's place, or what goes on. */
@@ -121,6 +122,8 @@ export class Messages {
     const key = err.key || 'err.' + (err.code || '');
     box.textContent = known(key) ? t(key, err.params) : (err.message || String(err));
     box.dataset.code = err.code || '';
+    // (how many so far: a test tells a new message from one still shown)
+    box.dataset.count = String(Number(box.dataset.count || 0) + 1);
     box.hidden = false;
     const line = $('status-line').getBoundingClientRect();
     box.style.left = Math.max(4, line.left) + 'px';

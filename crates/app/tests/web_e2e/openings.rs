@@ -3,7 +3,6 @@
 
 use super::browser::{run, Page, IDLE, INSIDE, LAPTOP, MOVE_COUNT};
 use serde_json::{json, Value};
-use std::time::Duration;
 
 /// The opening's log, as text.
 const LOG: &str = "return document.querySelector('[data-testid=log]').textContent;";
@@ -15,6 +14,26 @@ const RENJU: &str = "document.querySelector('[data-testid=renju]')";
 /// acting in between: keep at a swap, two offers declared, ten at Taraguchi-10's 5th, the
 /// first offer chosen, and stones and offers on the free points nearest the centre (the next
 /// one when the rule refuses a point).
+/// The game's version on the page and the number of messages shown so far.
+const MARK: &str = "return [document.querySelector('[data-testid=status]').dataset.version, \
+    document.querySelector('[data-testid=error]').dataset.count || '0'];";
+
+/// Waits until the page took the step sent after `before` (a mark of [`MARK`]): a new state
+/// of the game, or a message refusing it. (Until then the page still shows the step before,
+/// which must not be taken for the next one.)
+async fn settled(p: &Page, before: &Value) {
+    p.wait(
+        "the step taken or refused",
+        &format!(
+            "const now = (() => {{ {MARK} }})(); \
+             return now[0] !== {v} || now[1] !== {n};",
+            v = before[0],
+            n = before[1]
+        ),
+    )
+    .await;
+}
+
 /// At each of the person's steps, `each_step` (a script) must return true.
 async fn play_renju_opening(p: &Page, each_step: &str) {
     let mut points: Vec<(usize, String)> = Vec::new();
@@ -37,6 +56,7 @@ async fn play_renju_opening(p: &Page, each_step: &str) {
             return;
         }
         let step = p.js(&format!("return {RENJU}.dataset.step;")).await;
+        let before = p.js(MARK).await;
         match step.as_str().unwrap_or("") {
             "swap" => p.click("renju-keep").await,
             "declare" => {
@@ -50,18 +70,19 @@ async fn play_renju_opening(p: &Page, each_step: &str) {
                     .await;
                 p.click_point(first.as_str().expect("an offer")).await;
             }
-            _ => put_next_stone(p, &points, &step).await,
+            _ => {
+                put_next_stone(p, &points).await;
+                continue;
+            }
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        settled(p, &before).await;
     }
     panic!("the renju opening did not end");
 }
 
-/// A stone or an offer of the renju opening: the first free point of `points` the rule takes.
-async fn put_next_stone(p: &Page, points: &[(usize, String)], step: &Value) {
-    let state = "return document.querySelectorAll('[data-stone]').length * 100 \
-                 + document.querySelectorAll('[data-offer]').length;";
-    let before = p.js(state).await;
+/// A stone or an offer of the renju opening: the first free point of `points` the rule takes
+/// (each refused one's message waited for before the next is tried).
+async fn put_next_stone(p: &Page, points: &[(usize, String)]) {
     let taken = p
         .js(
             "return [...document.querySelectorAll('[data-stone], [data-offer]')]\
@@ -72,14 +93,14 @@ async fn put_next_stone(p: &Page, points: &[(usize, String)], step: &Value) {
         if taken.as_array().is_some_and(|t| t.contains(&json!(point))) {
             continue;
         }
+        let before = p.js(MARK).await;
         p.click_point(point).await;
-        tokio::time::sleep(Duration::from_millis(150)).await;
-        if p.js(state).await != before
-            || p.js(&format!("return {RENJU}.dataset.step;")).await != *step
-        {
+        settled(p, &before).await;
+        if p.js(MARK).await[0] != before[0] {
             return;
         }
     }
+    panic!("no point of the board was taken");
 }
 
 #[test]
@@ -218,8 +239,11 @@ fn soosorv8_between_two_people_up_to_white_s_choice() {
         p.select("ng-opening", "soosorv8").await;
         p.start_game("renju", "15", "person-person").await;
         let step = |kind: &str| format!("return {RENJU}.dataset.step === '{kind}';");
+        // each click waited for: the page refuses a point the step on the page does not take
         for point in ["h8", "h9", "j10"] {
+            let before = p.js(MARK).await;
             p.click_point(point).await;
+            settled(p, &before).await;
         }
         p.wait("the swap step", &step("swap")).await;
         p.click("renju-keep").await;
@@ -232,7 +256,9 @@ fn soosorv8_between_two_people_up_to_white_s_choice() {
         p.click("renju-keep").await;
         for point in ["i10", "g7", "k9"] {
             p.wait("an offer", &step("offer")).await;
+            let before = p.js(MARK).await;
             p.click_point(point).await;
+            settled(p, &before).await;
         }
         p.wait("the choice", &step("choose")).await;
         let offers =
