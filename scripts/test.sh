@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs every check of the project: the formatting (cargo fmt), the lints (cargo clippy, warnings
 # as errors), the length of every function (scripts/fn-lengths.py: at most 120 lines in the
-# source, 150 in tests), the documentation (cargo doc, warnings as errors), then the workspace's
-# unit, data-driven and integration tests, including the browser test of the web board, which
-# needs Debian's chromium and chromium-driver: they are installed here when missing (as root, or
-# through sudo).
+# source, 150 in tests), the documentation (cargo doc, warnings as errors), the unit tests of
+# the web page's modules (Node's test runner: node 18 or later, no npm packages), then the
+# workspace's unit, data-driven and integration tests, including the browser test of the web
+# board, which needs Debian's chromium and chromium-driver: they are installed here when missing
+# (as root, or through sudo).
 # Usage: scripts/test.sh   (from anywhere in the repository)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +30,12 @@ fi
 # (e.g. PROPTEST_RNG_SEED=$RANDOM scripts/test.sh, to look for new failures).
 export PROPTEST_RNG_SEED="${PROPTEST_RNG_SEED:-20261127}"
 
+if ! command -v node >/dev/null; then
+  echo "scripts/test.sh: node is missing: the web page's unit tests need Node 18 or later" \
+    "(apt-get install -y nodejs)" >&2
+  exit 1
+fi
+
 echo "scripts/test.sh: cargo fmt --check" >&2
 cargo fmt --all --check
 echo "scripts/test.sh: cargo clippy" >&2
@@ -37,5 +44,7 @@ echo "scripts/test.sh: function lengths" >&2
 python3 scripts/fn-lengths.py
 echo "scripts/test.sh: cargo doc" >&2
 RUSTDOCFLAGS="${RUSTDOCFLAGS:-} -D warnings" cargo doc --workspace --no-deps --locked
+echo "scripts/test.sh: node --test (the web page's modules)" >&2
+node --test crates/app/web/tests/*.test.mjs
 echo "scripts/test.sh: cargo test" >&2
 cargo test --workspace --locked

@@ -1,7 +1,9 @@
-// Labels of the page in English and Chinese. Keys are used by data-i18n attributes and by
-// app.js; {name} marks a parameter.
-'use strict';
-window.I18N = {
+// The page's words in English and Chinese, and the function that looks them up. Keys are
+// used by data-i18n attributes and by the page's modules; {name} marks a parameter. Nothing
+// here touches the page, so the words can be checked in Node.
+
+/** The dictionaries, by language. */
+export const DICT = {
   en: {
     title: 'Gomoku', subtitle: '五子棋',
     undo: 'Undo', redo: 'Redo', hint: 'Hint', go: 'Engine move', stop: 'Move now', analyze: 'Analyze', stopAnalysis: 'Stop',
@@ -41,7 +43,7 @@ window.I18N = {
     'history.note': 'The last 20 games are kept in this browser; Open starts a new game from one (its moves, to look back on or to go on with).',
     io: 'Export / import', exportPos: 'Position', exportPsq: 'Piskvork .psq', exportDiagram: 'Diagram', exportRecord: 'Position line', download: 'Download .psq',
     import: 'Import',
-    importNote: 'Import starts a new game from a position string (h8 i9 …) with the settings above, a .psq record, an SGF record with its lines, a board diagram (X, O and . in rows) or a position line (15 renju h8 i9 …, as in the puzzle files).',
+    importNote: 'Import starts a new game from a position string (h8 i9 …) with the settings of New game, a .psq record, an SGF record with its lines, a board diagram (X, O and . in rows) or a position line (15 renju h8 i9 …, as in the puzzle files).',
     black: 'Black', white: 'White', you: 'you', theEngine: 'engine',
     'status.toMove': '{color} to move ({who})',
     'status.thinking': 'The engine is thinking for {color}…',
@@ -99,13 +101,13 @@ window.I18N = {
     'eval.provenEarlier': 'Proven by an earlier search up the game: the win holds whatever the loser replied.',
     'eval.tip': 'The expected score of the side named (a win 1, a draw ½), from the engine\'s value v by 1 / (1 + e^(−v/{k})): the curve fitted to self-play games.',
     'eval.none': 'No evaluation yet', 'eval.best': 'best {move}', 'eval.depth': 'depth {depth}',
-    heatmap: 'Heat map', heatTip: 'The analysis\'s candidates coloured by the side to move\'s chance; point at one (or tap it) for its value',
-    'confirm.tap': 'tap {point} again to play', 'confirm.again': 'tap again to play',
+    heatmap: 'Heat map', heatTip: 'The analysis\'s candidates coloured against the best one (green); point at one (or tap it) for its value',
+    'confirm.tap': 'Tap {point} again to play',
     legend: 'Legend', 'legend.last': 'Last move', 'legend.win': 'Winning five (a red line through it)',
     'legend.hint': 'Hint: the engine\'s suggestion', 'legend.best': 'Review: the engine\'s choice before the next move',
     'legend.verdicts': 'Review: inaccuracy, mistake, blunder (a badge on the stone)', 'legend.forbidden': 'Forbidden for Black (renju)',
     'legend.excluded': 'Left out of the analysis', 'legend.line': 'Best line, move by move',
-    'legend.heat': 'Heat map: the side to move\'s chance, 0% (red) to 100% (green)',
+    'legend.heat': 'Heat map: each candidate against the best (green); red gives up a quarter of the chance or more',
     'legend.chance': '"Black 64%" is Black\'s expected score (a win 1, a draw ½) from the engine\'s value v by 1 / (1 + e^(−v/K)), the curve fitted to self-play games; "Black wins in 5" is proven: five Black moves at most, whatever White does.',
     'tree.promote': 'Make main line', 'tree.delete': 'Delete from here',
     'status.waits': '{color} to move (engine): it waits inside a line (Engine move plays)',
@@ -113,6 +115,46 @@ window.I18N = {
     exportSgf: 'SGF (every line)', downloadSgf: 'Download .sgf',
     'err.unknown_node': 'That move is no longer in the game\'s tree.',
     'err.before_start': 'The opening\'s stones are the start of the game.',
+    // the renju opening rules (Soosõrv-8, Taraguchi-10)
+    'opening.soosorv8': 'Soosõrv-8 (renju)', 'opening.taraguchi10': 'Taraguchi-10 (renju)',
+    'renju.status': '{rule} opening', 'renju.name': 'Opening: {name}',
+    'renju.black': 'Black', 'renju.white': 'White',
+    'renju.you': 'You', 'renju.engine': 'The engine', 'renju.first': 'First player', 'renju.second': 'Second player',
+    'renju.centre': 'on the centre', 'renju.anywhere': 'anywhere', 'renju.square': 'in the central {n}×{n} square',
+    'renju.stone': '{who}: put down stone {n} ({color}) {area}.',
+    'renju.stone3': '{who}: put down stone {n} ({color}) {area}; the first three stones form one of the 26 openings.',
+    'renju.swap': '{who} ({held}): swap and take {other}, or keep {held}?',
+    'renju.declare': '{who} (White): how many fifth moves will Black offer? (1 to {max})',
+    'renju.fifth': '{who} (Black): put down the 5th stone {area}, or offer {max} fifth moves anywhere.',
+    'renju.offer': '{who} (Black): offer fifth move {k} of {n}: click a point (no two symmetrical).',
+    'renju.choose': '{who} (White): choose one of the offered fifth moves.',
+    'renju.deciding': 'The engine is deciding…',
+    'renju.waiting': '{who} to act.',
+    'renju.over': 'The opening is over: {black} plays Black.',
+    'renju.btn.swap': 'Swap', 'renju.btn.keep': 'Keep', 'renju.btn.declare': 'Declare', 'renju.btn.ten': 'Offer {n}',
+    // the opening rules' log
+    'log.name.you': 'you', 'log.name.engine': 'the engine', 'log.name.first': 'the first player', 'log.name.second': 'the second player',
+    'log.stone': '{who} put down stone {n} ({color}) on {point}.',
+    'log.swap': '{who} swapped and took {color}.',
+    'log.keep': '{who} kept {color}.',
+    'log.declare': '{who} asked for {count} fifth-move offers.',
+    'log.offer': '{who} offered {point} as a fifth move.',
+    'log.choose': '{who} chose the fifth move {point}.',
+    'log.undo': '{who} took back {what}.',
+    'log.undone.stone': 'stone {n} on {point}', 'log.undone.offer': 'the offer {point}', 'log.undone.swap': 'the swap',
+    'log.undone.keep': 'the choice to keep', 'log.undone.declare': 'the number of offers', 'log.undone.choose': 'the choice of {point}',
+    'log.over': 'The opening is over. Black: {black}; White: {white}. White plays move {n}.',
+    'log.three': '{who} put down the first three stones: {points}.',
+    'log.more': '{who} chose to put down two more stones.',
+    'log.five': '{who} put down two more stones ({points}); the other side chooses a colour.',
+    'log.took': '{who} took {color}.',
+    'log.tookWith': '{who} took {color} and put down the 4th stone on {point}.',
+    'log.reading': ' (engine: {value})',
+    'log.title': 'What happened',
+    'err.choose_first': 'Choose first, with the buttons of the opening\'s panel.',
+    'err.not_offered': 'Choose one of the offered fifth moves (the numbered stones).',
+    'err.outside_area.centre': 'Under {rule}, stone {n} goes on the centre.',
+    'err.outside_area.square': 'Under {rule}, stone {n} goes in the central {side}×{side} square.',
   },
   zh: {
     title: '五子棋', subtitle: 'Gomoku · Renju',
@@ -153,7 +195,7 @@ window.I18N = {
     'history.note': '本浏览器保存最近 20 局；点“打开”会用其着法开始新对局（可回看，也可接着下）。',
     io: '导出 / 导入', exportPos: '局面串', exportPsq: 'Piskvork .psq', exportDiagram: '棋盘图', exportRecord: '局面行', download: '下载 .psq',
     import: '导入',
-    importNote: '导入会开始新对局：局面串（h8 i9 …，按上面的设置）、.psq 棋谱、含变化的 SGF 棋谱、棋盘图（按行写出的 X、O 和 .）或局面行（15 renju h8 i9 …，同题库文件）。',
+    importNote: '导入会开始新对局：局面串（h8 i9 …，按“新对局”的设置）、.psq 棋谱、含变化的 SGF 棋谱、棋盘图（按行写出的 X、O 和 .）或局面行（15 renju h8 i9 …，同题库文件）。',
     black: '黑方', white: '白方', you: '你', theEngine: '引擎',
     'status.toMove': '轮到{color}（{who}）',
     'status.thinking': '引擎正在为{color}思考…',
@@ -210,13 +252,13 @@ window.I18N = {
     'eval.provenEarlier': '之前的搜索已证明：无论败方如何应对，这个胜局都成立。',
     'eval.tip': '所标一方的期望得分（胜 1，和 ½），由引擎的评估值 v 按 1 / (1 + e^(−v/{k})) 换算：这条曲线拟合自引擎自我对局的结果。',
     'eval.none': '尚无评估', 'eval.best': '最佳 {move}', 'eval.depth': '深度 {depth}',
-    heatmap: '热力图', heatTip: '分析的候选点按轮走方的胜率着色；指向（或轻点）一点可看它的数值',
-    'confirm.tap': '再点一次 {point} 落子', 'confirm.again': '再点一次落子',
+    heatmap: '热力图', heatTip: '分析的候选点与最佳一手（绿色）相比着色；指向（或轻点）一点可看它的数值',
+    'confirm.tap': '再点一次 {point} 落子',
     legend: '图例', 'legend.last': '最后一手', 'legend.win': '五连（红线穿过）',
     'legend.hint': '提示：引擎的建议', 'legend.best': '复盘：下一手之前引擎的选择',
     'legend.verdicts': '复盘：不精确、失误、败着（棋子上的标记）', 'legend.forbidden': '黑方禁手点（连珠）',
     'legend.excluded': '分析不考虑的点', 'legend.line': '主要变化，逐手编号',
-    'legend.heat': '热力图：轮走方的胜率，0%（红）到 100%（绿）',
+    'legend.heat': '热力图：各候选点与最佳一手（绿色）相比；红色表示损失四分之一以上的胜率',
     'legend.chance': '“黑方 64%”是黑方的期望得分（胜 1，和 ½），由引擎评估值 v 按 1 / (1 + e^(−v/K)) 换算，曲线拟合自自我对局；“黑方 5 步内胜”是已证明的：无论白方怎么下，黑方最多 5 手取胜。',
     'tree.promote': '设为主变化', 'tree.delete': '从此处删除',
     'status.waits': '轮到{color}（引擎）：在变化中等待（点“引擎走棋”让它下）',
@@ -224,5 +266,74 @@ window.I18N = {
     exportSgf: 'SGF（含全部变化）', downloadSgf: '下载 .sgf',
     'err.unknown_node': '这一手已不在棋谱树中。',
     'err.before_start': '开局的棋子是对局的起点。',
+    'opening.soosorv8': 'Soosõrv-8（连珠）', 'opening.taraguchi10': 'Taraguchi-10（连珠）',
+    'renju.status': '{rule} 开局', 'renju.name': '开局：{name}',
+    'renju.black': '黑', 'renju.white': '白',
+    'renju.you': '你', 'renju.engine': '引擎', 'renju.first': '先行方', 'renju.second': '后行方',
+    'renju.centre': '天元', 'renju.anywhere': '任意位置', 'renju.square': '中央{n}×{n}范围内',
+    'renju.stone': '{who}：在{area}落第{n}手（{color}）。',
+    'renju.stone3': '{who}：在{area}落第{n}手（{color}）；前三手构成26种开局之一。',
+    'renju.swap': '{who}（执{held}）：交换（改执{other}）还是不交换（执{held}）？',
+    'renju.declare': '{who}（执白）：黑方将提供几个第5手打点？（1–{max}）',
+    'renju.fifth': '{who}（执黑）：在{area}落第5手，或在任意位置提供{max}个第5手打点。',
+    'renju.offer': '{who}（执黑）：提供第{k}个第5手打点（共{n}个）：点击棋盘（不得对称）。',
+    'renju.choose': '{who}（执白）：从提供的第5手打点中选择一个。',
+    'renju.deciding': '引擎正在决定…',
+    'renju.waiting': '轮到{who}。',
+    'renju.over': '开局结束：{black}执黑。',
+    'renju.btn.swap': '交换', 'renju.btn.keep': '不交换', 'renju.btn.declare': '确定', 'renju.btn.ten': '提供{n}个打点',
+    'log.name.you': '你', 'log.name.engine': '引擎', 'log.name.first': '先行方', 'log.name.second': '后行方',
+    'log.stone': '{who}在 {point} 落下第 {n} 手（{color}）。',
+    'log.swap': '{who}选择交换，改执{color}。',
+    'log.keep': '{who}选择不交换，继续执{color}。',
+    'log.declare': '{who}要求黑方提供 {count} 个第5手打点。',
+    'log.offer': '{who}提供第5手打点 {point}。',
+    'log.choose': '{who}选定第5手 {point}。',
+    'log.undo': '{who}收回了{what}。',
+    'log.undone.stone': '第 {n} 手（{point}）', 'log.undone.offer': '打点 {point}', 'log.undone.swap': '交换',
+    'log.undone.keep': '不交换的选择', 'log.undone.declare': '打点数的声明', 'log.undone.choose': '第5手 {point} 的选择',
+    'log.over': '开局结束。黑方：{black}；白方：{white}。白方下第 {n} 手。',
+    'log.three': '{who}摆下前三手：{points}。',
+    'log.more': '{who}选择再摆两手。',
+    'log.five': '{who}再摆两手（{points}），由对方选择执黑或执白。',
+    'log.took': '{who}选择执{color}。',
+    'log.tookWith': '{who}选择执{color}，并在 {point} 下第4手。',
+    'log.reading': '（引擎：{value}）',
+    'log.title': '经过',
+    'err.choose_first': '请先用开局面板中的按钮作出选择。',
+    'err.not_offered': '请从提供的第5手打点（带编号的棋子）中选择一个。',
+    'err.outside_area.centre': '{rule}规则下，第 {n} 手须落在天元。',
+    'err.outside_area.square': '{rule}规则下，第 {n} 手须落在中央{side}×{side}范围内。',
   },
 };
+
+/** The languages the page speaks. */
+export const LANGS = Object.keys(DICT);
+
+/** The words of `key` in `lang` (English when the language lacks them, the key itself when
+ * no language has them), with each `{name}` replaced by `params[name]`. */
+export function translate(lang, key, params) {
+  const dict = DICT[lang] || DICT.en;
+  let s = dict[key] !== undefined ? dict[key] : (DICT.en[key] !== undefined ? DICT.en[key] : key);
+  if (params) {
+    for (const [k, v] of Object.entries(params)) s = s.split('{' + k + '}').join(String(v));
+  }
+  return s;
+}
+
+/** `translate` bound to `lang`: the `t(key, params)` every renderer takes. */
+export function translator(lang) {
+  const t = (key, params) => translate(lang, key, params);
+  t.lang = lang;
+  return t;
+}
+
+/** Whether `key` has words (errors the page knows by their code). */
+export function known(key) {
+  return DICT.en[key] !== undefined;
+}
+
+/** The language of a browser whose preferred language is `navigator`: Chinese for zh-*. */
+export function defaultLang(navigatorLang) {
+  return String(navigatorLang || '').toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}

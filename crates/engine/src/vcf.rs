@@ -353,6 +353,63 @@ impl VcfSearcher {
     }
 }
 
+/// Plies a line completed by [`complete_win`] may grow to.
+const COMPLETE_MAX_PLIES: usize = 80;
+
+/// The rest of a proven win: `line` (from `board`, the side to move winning, as a search or a
+/// solver gives it: it may stop at a four that cannot be stopped, or sooner) played on to the
+/// five. The winner plays a five when it has one, else the next four of a VCF (found by `vcf`
+/// in at most `node_limit` nodes each); the loser blocks the winner's five (the first point of two: the
+/// other one wins). It stops where it can say no more: the winner has no VCF, the loser faces
+/// no four (the threat is a three), the block is forbidden to Black (a foul that loses), or
+/// the line does not play. Returns the whole line, `line` first (only as much of `line` as
+/// plays).
+#[must_use]
+pub fn complete_win(
+    board: &Board,
+    line: &[Pos],
+    vcf: &mut VcfSearcher,
+    node_limit: u64,
+) -> Vec<Pos> {
+    let mut b = board.clone();
+    let winner = b.to_move();
+    let mut out = Vec::new();
+    for &p in line {
+        if b.try_play(p).is_err() {
+            return out;
+        }
+        out.push(p);
+        if b.winning_line(p).is_some() {
+            return out;
+        }
+    }
+    while out.len() < COMPLETE_MAX_PLIES {
+        let five = b
+            .points()
+            .find(|&p| b.is_empty(p) && b.makes_five(p, winner));
+        let next = match (five, b.to_move() == winner) {
+            (Some(p), _) => p,
+            (None, true) => match vcf.search(&mut b, 40, node_limit) {
+                Some(l) if !l.is_empty() => l[0],
+                _ => return out,
+            },
+            (None, false) => return out,
+        };
+        let loser_fouls = b.to_move() == Color::Black
+            && b.to_move() != winner
+            && b.rule() == Rule::Renju
+            && b.is_forbidden(next);
+        if loser_fouls || b.try_play(next).is_err() {
+            return out;
+        }
+        out.push(next);
+        if b.winning_line(next).is_some() {
+            return out;
+        }
+    }
+    out
+}
+
 /// Replays a VCF line of the side to move on `board` (restored afterwards): true if every
 /// attacker move is still a four (or the five), every defender move is still the forced block,
 /// and the line still ends in a win. A fast re-check used by the threat searches.
@@ -533,6 +590,34 @@ mod tests {
             b.pass();
         }
         b
+    }
+
+    #[test]
+    fn a_win_s_line_goes_on_to_the_five() {
+        // an open three: g8 makes an open four, White blocks one end, Black plays the other
+        let b = board(Rule::Freestyle, "h8 a1 i8 a3 j8 a5");
+        let g8 = b.pos(6, 7).unwrap();
+        let mut vcf = VcfSearcher::new();
+        let line = complete_win(&b, &[g8], &mut vcf, 10_000);
+        let names: Vec<String> = line.iter().map(|&p| b.fmt_pos(p)).collect();
+        assert_eq!(names, ["g8", "f8", "k8"]);
+        // from nothing: the VCF found, played to the five
+        let mut v = simple_vcf_board();
+        let line = complete_win(&v, &[], &mut vcf, 100_000);
+        assert!(line.len() % 2 == 1, "{line:?}");
+        for &p in &line {
+            v.play(p);
+        }
+        assert!(v.winning_line(*line.last().unwrap()).is_some());
+        // a line that is no win stays as it is: White has no four to answer
+        let quiet = board(Rule::Freestyle, "h8 a1");
+        let h9 = quiet.pos(7, 6).unwrap();
+        assert_eq!(complete_win(&quiet, &[h9], &mut vcf, 10_000), [h9]);
+        // a line that does not play stops where it fails
+        assert_eq!(
+            complete_win(&b, &[b.pos(7, 7).unwrap()], &mut vcf, 10_000),
+            []
+        );
     }
 
     #[test]

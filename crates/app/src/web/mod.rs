@@ -77,14 +77,7 @@ impl AppState {
 /// The whole application as a router (tests call it without a socket).
 pub fn app(state: AppState) -> Router {
     Router::new()
-        .route("/", get(assets::index))
-        .route("/index.html", get(assets::index))
-        .route("/app.js", get(assets::app_js))
-        .route("/i18n.js", get(assets::i18n_js))
-        .route("/renju.js", get(assets::renju_js))
-        .route("/style.css", get(assets::style_css))
-        .route("/favicon.svg", get(assets::favicon))
-        .route("/favicon.ico", get(assets::favicon))
+        .merge(assets::routes())
         .route("/api/games", post(api::create))
         .route("/api/games/{id}", get(api::state).delete(api::delete))
         .route("/api/games/{id}/move", post(api::play))

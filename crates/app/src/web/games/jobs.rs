@@ -6,7 +6,9 @@ use super::analysis::ANALYSIS_MS;
 use super::info::{Candidate, EngineInfo, CANDIDATES};
 use super::{lock, Level, MoveRecord, Player, Purpose, ServerEvent, Slot};
 use crate::web::error::ApiError;
+use gomoku_engine::search::{is_decisive, Score};
 use gomoku_engine::study::{Greedy, PatternEval, Searcher};
+use gomoku_engine::vcf::{complete_win, VcfSearcher};
 use gomoku_engine::{
     Color, Engine, EngineConfig, Limits, Pos, SearchEvent, SearchOptions, SearchResult,
 };
@@ -69,10 +71,23 @@ impl EnginePool {
 /// The longest line seen for each first move during a search. An iteration's line can stop
 /// short where the search took a value from its table instead of searching on (two moves at
 /// depth 22); when it is the start of a line seen before, that line goes on as it was seen.
+/// A proven win's line goes on to the five ([`Lines::whole`]), with the VCF searcher kept here.
 #[derive(Debug, Default)]
-struct Lines(HashMap<Pos, Vec<Pos>>);
+struct Lines(HashMap<Pos, Vec<Pos>>, Option<Box<VcfSearcher>>);
+
+/// Nodes of each VCF that carries a proven win's line on (see [`complete_win`]).
+pub(super) const WIN_LINE_NODES: u64 = 20_000;
 
 impl Lines {
+    /// Plays `pv`, a line from `board` of value `score`, on to the five when it is a proven
+    /// win (a search's line stops at a four that cannot be stopped, or sooner).
+    fn whole(&mut self, board: &gomoku_engine::Board, pv: &mut Vec<Pos>, score: Score) {
+        if score > 0 && is_decisive(score) {
+            let vcf = self.1.get_or_insert_with(|| Box::new(VcfSearcher::new()));
+            *pv = complete_win(board, pv, vcf, WIN_LINE_NODES);
+        }
+    }
+
     /// Lengthens `pv` by the line seen before, when `pv` is its start; otherwise `pv` is
     /// the line from now on.
     fn fill(&mut self, pv: &mut Vec<Pos>) {
@@ -137,6 +152,7 @@ impl SearchCtx {
                 SearchEvent::Iteration(i) => {
                     let mut i = i.clone();
                     lines.fill(&mut i.pv);
+                    lines.whole(board, &mut i.pv, i.score);
                     let mut info =
                         EngineInfo::from_iteration(self.purpose, self.color, &i, self.size, &name);
                     if let Some(prev) = &last {
@@ -151,6 +167,7 @@ impl SearchCtx {
                     let mut moves = moves.to_vec();
                     for m in &mut moves {
                         lines.fill(&mut m.pv);
+                        lines.whole(board, &mut m.pv, m.score);
                     }
                     info.candidates = Candidate::list(&moves, self.size);
                     info
@@ -179,8 +196,10 @@ impl SearchCtx {
             result.pv = lines.of(result.best_move);
         }
         lines.fill(&mut result.pv);
+        lines.whole(board, &mut result.pv, result.score);
         for m in &mut result.root_moves {
             lines.fill(&mut m.pv);
+            lines.whole(board, &mut m.pv, m.score);
         }
         (result, name)
     }

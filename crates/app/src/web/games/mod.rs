@@ -251,6 +251,8 @@ pub struct Slot {
     opening_plies: usize,
     /// What happened in the swap2 opening (points in `h8` style).
     swap2_log: Vec<String>,
+    /// The same as events, for the page's log in the player's language.
+    swap2_events: Vec<crate::renju_opening::OpeningEvent>,
     /// The renju opening rule (Soosõrv-8, Taraguchi-10): under way, or over with its log.
     renju: Option<crate::renju_opening::RenjuTable<Player>>,
     /// The last review of the game, running or done.

@@ -4,7 +4,7 @@
 //! ([`gomoku_engine::renju`]); [`crate::renju_opening`] names the players and keeps the log.
 
 use super::{MoveRecord, Player, Purpose, Slot};
-use crate::renju_opening::{OpeningName, RenjuTable};
+use crate::renju_opening::{OpeningEvent, OpeningName, Reading, RenjuTable};
 use crate::web::error::ApiError;
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::renju::{self, Action, Area, OpeningError, Seat, Step};
@@ -57,6 +57,9 @@ pub(super) struct RenjuView {
     asks: String,
     /// What happened so far, with the engine's reasons.
     log: Vec<String>,
+    /// The same as events, with who acted and how the engine read its decisions (the page
+    /// words them in its language).
+    events: Vec<OpeningEvent>,
 }
 
 /// A step as JSON: `kind` (`stone`, `swap`, `declare`, `fifth`, `offer`, `choose`) and the
@@ -168,27 +171,18 @@ impl Slot {
         };
         let opening = table.opening.clone();
         let board = self.game.board().clone();
-        let pool = self.pool.clone();
-        let serial = self.serial;
-        let (limits, time_ms) = self.opening_limits();
-        self.spawn_job(
+        self.spawn_decision(
             Purpose::Opening,
-            move |id, stop| {
-                let seed = serial.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id;
-                let mut engine = pool.take(serial);
-                let mut notes = Vec::new();
-                let mut note = |line: String| notes.push(line);
+            move |engine, s| {
                 let mut cx = renju::Context {
-                    searcher: &mut engine,
-                    limits,
-                    time_ms,
-                    stop,
-                    seed,
-                    note: &mut note,
+                    searcher: engine,
+                    limits: s.limits,
+                    time_ms: s.time_ms,
+                    stop: s.stop,
+                    seed: s.seed,
+                    note: s.note,
                 };
-                let actions = renju::decide(&mut cx, &opening, &board);
-                pool.put(engine, serial);
-                (actions, notes)
+                renju::decide(&mut cx, &opening, &board)
             },
             Slot::finish_renju,
         )
@@ -196,7 +190,7 @@ impl Slot {
 
     /// Takes the engine's actions of job `job` (what does not fit the rule is replaced by the
     /// rule's plain choice, so that the opening goes on).
-    fn finish_renju(&mut self, job: u64, result: Option<(Vec<Action>, Vec<String>)>) {
+    fn finish_renju(&mut self, job: u64, result: super::swap2::Decided<Vec<Action>>) {
         if self.job.take_if(|j| j.id == job).is_none() {
             return;
         }
@@ -206,8 +200,9 @@ impl Slot {
                 vec!["the engine's decision failed; the rule's plain choice".to_string()],
             )
         });
+        let events = self.renju.as_ref().map_or(0, |r| r.events.len());
         if let Some(r) = &mut self.renju {
-            r.log.extend(notes.into_iter().map(|n| format!("  ({n})")));
+            r.log.extend(notes.iter().map(|n| format!("  ({n})")));
         }
         for a in actions {
             if !self.renju_active()
@@ -229,6 +224,9 @@ impl Slot {
             if let Some(a) = fallback {
                 let _ = self.renju_apply(a);
             }
+        }
+        if let Some(r) = &mut self.renju {
+            attach_readings(&mut r.events[events..], &notes);
         }
         self.after_renju_step();
         self.changed();
@@ -368,12 +366,14 @@ impl Slot {
             ));
         }
         let before = self.game.board().ply();
-        if let Some((_, a)) = r.opening.undo(&mut self.game) {
+        if let Some((seat, a)) = r.opening.undo(&mut self.game) {
+            let size = self.game.board().size();
             r.log.push(format!(
                 "{}: took back: {}",
                 r.opening.rule().name(),
-                a.describe(self.game.board().size())
+                a.describe(size)
             ));
+            r.events.push(OpeningEvent::undo(seat, a, before, size));
         }
         // the opening keeps no lines: the stones taken back are gone from the tree
         for _ in self.game.board().ply()..before {
@@ -408,11 +408,144 @@ impl Slot {
             declared: o.declared(),
             asks: o.step().map(|s| r.asks(s)).unwrap_or_default(),
             log: r.log.clone(),
+            events: r
+                .events
+                .iter()
+                .map(|e| {
+                    let seat = if e.seat == Some(Seat::Second.name()) {
+                        Seat::Second
+                    } else {
+                        Seat::First
+                    };
+                    OpeningEvent {
+                        who: Some(super::swap2::player_name(r.player(seat))),
+                        ..e.clone()
+                    }
+                })
+                .collect(),
         })
     }
 
     /// The renju opening of the game's first three moves, if they form one.
     pub(super) fn opening_name(&self) -> Option<OpeningName> {
         OpeningName::of_game(&self.game)
+    }
+}
+
+/// Gives the events of one engine turn (`events`) the readings of its decision's `notes`: each
+/// event the note that decided it (the one naming its points, all the turn's stones when
+/// several notes do; the swap or keep; the number of offers), and each note's reading once,
+/// on the last event it decided.
+pub(super) fn attach_readings(events: &mut [OpeningEvent], notes: &[String]) {
+    let names = |note: &str, point: &str| {
+        note.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w == point)
+    };
+    let played: Vec<String> = events
+        .iter()
+        .filter(|e| e.kind == "stone")
+        .flat_map(|e| e.points.clone())
+        .collect();
+    let all_played = |note: &str| played.iter().all(|p| names(note, p));
+    let decided_by = |e: &OpeningEvent| -> Option<usize> {
+        let fits = |n: &str| match e.kind {
+            "stone" | "offer" | "choose" | "three" => {
+                !e.points.is_empty() && e.points.iter().all(|p| names(n, p))
+            }
+            "five" => n.contains("two more stones"),
+            "swap" | "keep" => n.contains("swapping") || n.contains("keeping"),
+            "declare" => {
+                let count = e.count.unwrap_or(0);
+                n.contains(&format!("{count} offers")) && (!n.contains("4th on") || all_played(n))
+            }
+            "took" | "more" => n.starts_with("swap2: White's value"),
+            _ => false,
+        };
+        let found: Vec<usize> = (0..notes.len())
+            .filter(|&i| fits(&notes[i]) && Reading::of_note(&notes[i]).is_some())
+            .collect();
+        found
+            .iter()
+            .rev()
+            .find(|&&i| all_played(&notes[i]))
+            .or(found.last())
+            .copied()
+    };
+    let decided: Vec<Option<usize>> = events.iter().map(decided_by).collect();
+    for (k, e) in events.iter_mut().enumerate() {
+        let last = decided[k].is_some() && !decided[k + 1..].contains(&decided[k]);
+        if let (Some(i), true) = (decided[k], last) {
+            e.reading = Reading::of_note(&notes[i]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(kind: &'static str, points: &[&str], count: Option<usize>) -> OpeningEvent {
+        OpeningEvent {
+            points: points.iter().map(|p| p.to_string()).collect(),
+            count,
+            ..OpeningEvent::new(kind)
+        }
+    }
+
+    fn readings(events: &[OpeningEvent]) -> Vec<Option<(&'static str, i32)>> {
+        events
+            .iter()
+            .map(|e| e.reading.map(|r| (r.color, r.score)))
+            .collect()
+    }
+
+    #[test]
+    fn the_chosen_opening_s_note_goes_on_its_last_stone() {
+        let notes = [
+            "soosorv8: Kosei (h8 h9 h10) is worth +80 for White (depth 8)",
+            "soosorv8: Kagetsu (h8 h9 i9) is worth -12 for White (depth 8)",
+            "soosorv8: Ukigumo (h8 g9 i9) is worth +40 for White (depth 8)",
+        ]
+        .map(String::from);
+        let mut events = [event("stone", &["h9"], None), event("stone", &["i9"], None)];
+        attach_readings(&mut events, &notes);
+        assert_eq!(readings(&events), [None, Some(("white", -12))]);
+    }
+
+    #[test]
+    fn the_fourth_stone_and_its_offers_read_the_note_of_that_stone() {
+        let notes = [
+            "soosorv8: 4th on g7 with 6 offers: Black's 6th best fifth move is worth -2",
+            "soosorv8: 4th on j10 with 6 offers: Black's 6th best fifth move is worth +1",
+            "soosorv8: 4th on g8 with 8 offers: Black's 8th best fifth move is worth +14",
+        ]
+        .map(String::from);
+        let mut events = [
+            event("stone", &["j10"], None),
+            event("declare", &[], Some(6)),
+        ];
+        attach_readings(&mut events, &notes);
+        assert_eq!(readings(&events), [None, Some(("black", 1))]);
+    }
+
+    #[test]
+    fn a_swap_reads_its_value_and_offers_read_theirs_once() {
+        let notes =
+            ["soosorv8: White's value is -119 (depth 21): swapping, leaving White".to_string()];
+        let mut events = [event("swap", &[], None)];
+        attach_readings(&mut events, &notes);
+        assert_eq!(readings(&events), [Some(("white", -119))]);
+        let notes = [
+            "soosorv8: offering i10 g7 (Black's best fifth moves, the last worth +30)".to_string(),
+        ];
+        let mut events = [
+            event("offer", &["i10"], None),
+            event("offer", &["g7"], None),
+        ];
+        attach_readings(&mut events, &notes);
+        assert_eq!(readings(&events), [None, Some(("black", 30))]);
+        let mut none = [event("stone", &["a1"], None)];
+        attach_readings(&mut none, &notes);
+        assert_eq!(readings(&none), [None]);
     }
 }

@@ -1,10 +1,12 @@
 //! The search for a forced win (VCF, VCT or any proof) of the side to move, with the solver
 //! of `gomoku solve`; its answer stays while the position does.
 
+use super::jobs::WIN_LINE_NODES;
 use super::{check_time, Purpose, Slot};
 use crate::web::error::ApiError;
 use gomoku_engine::notation::format_pos;
 use gomoku_engine::solver::{SolveLimits, SolveTask, Solver};
+use gomoku_engine::vcf::{complete_win, VcfSearcher};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::Ordering;
 
@@ -105,13 +107,19 @@ impl Slot {
             Purpose::Solve,
             move |_, stop| {
                 let r = Solver::new().solve_stoppable(&board, task, limits, stop);
+                // the solver's line stops at a four that cannot be stopped: on to the five
+                let line = if r.solved() {
+                    complete_win(&board, &r.line, &mut VcfSearcher::new(), WIN_LINE_NODES)
+                } else {
+                    Vec::new()
+                };
                 let view = SolutionView {
                     task: task_name,
                     color: color.name(),
                     solved: r.solved(),
                     stopped: !r.solved() && stop.load(Ordering::Relaxed),
                     method: r.method.map(|m| m.name()),
-                    line: r.line.iter().map(|&p| format_pos(p, size)).collect(),
+                    line: line.iter().map(|&p| format_pos(p, size)).collect(),
                     nodes: r.nodes,
                     time_ms: r.elapsed_ms,
                     limit_ms: time_ms,

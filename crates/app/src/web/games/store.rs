@@ -312,6 +312,7 @@ impl Games {
                 opening_plies: start_ply,
                 opening: start.opening,
                 swap2_log: Vec::new(),
+                swap2_events: Vec::new(),
                 renju: start.renju,
                 review: None,
                 solution: None,

@@ -5,10 +5,12 @@
 use super::{MoveRecord, Player, Purpose, Slot};
 use crate::opening::{Choice, Next, Stage};
 use crate::pbrain::swap2;
+use crate::renju_opening::OpeningEvent;
 use crate::web::error::ApiError;
 use gomoku_engine::notation::{format_pos, parse_xy};
-use gomoku_engine::Limits;
+use gomoku_engine::{Engine, Limits};
 use serde::Deserialize;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// The body of `POST /api/games/{id}/swap2`: the person's choice in a swap2 opening.
@@ -19,8 +21,34 @@ pub struct Swap2Request {
     pub choice: Choice,
 }
 
+/// How the page's log names a player.
+pub(super) fn player_name(p: Player) -> &'static str {
+    match p {
+        Player::Person => "person",
+        Player::Engine => "engine",
+    }
+}
+
 /// The least depth of the engine's decisions in an opening protocol, whatever its level.
 const OPENING_MIN_DEPTH: i32 = 6;
+
+/// An engine decision's answer and its notes (`None` when the decision failed).
+pub(super) type Decided<A> = Option<(A, Vec<String>)>;
+
+/// The search an engine decision in an opening protocol may make (see
+/// [`Slot::spawn_decision`]).
+pub(super) struct DecisionSearch<'a> {
+    /// Depth and node limits for every search.
+    pub(super) limits: Limits,
+    /// Milliseconds for the whole decision (`None`: the limits' own).
+    pub(super) time_ms: Option<u64>,
+    /// Stops every search at once.
+    pub(super) stop: &'a AtomicBool,
+    /// Varies the engine's choices from game to game.
+    pub(super) seed: u64,
+    /// One line per step of the decision.
+    pub(super) note: &'a mut dyn FnMut(String),
+}
 
 impl Slot {
     /// The limits of an engine decision in an opening protocol (swap2, renju's opening rules):
@@ -39,31 +67,56 @@ impl Slot {
         (limits, time_ms)
     }
 
-    /// Starts the engine's swap2 decision (stones or a colour) on a thread of its own. It may
-    /// take up to three times the time per move: the choice is worth more than one move.
-    pub(super) fn start_swap2_job(&mut self) -> Result<(), ApiError> {
-        let board = self.game.board().clone();
+    /// Runs `decide` (an engine decision in an opening protocol) on a thread of its own as the
+    /// slot's job, then hands its answer and its notes (one line per step of its reasoning) to
+    /// `finish`. `decide` gets an engine of the pool and the search it may make: the limits of
+    /// [`Slot::opening_limits`], the job's stop flag, a seed that varies from game to game and
+    /// job to job, and the notes to write.
+    pub(super) fn spawn_decision<A: Send + 'static>(
+        &mut self,
+        purpose: Purpose,
+        decide: impl FnOnce(&mut Engine, DecisionSearch<'_>) -> A + Send + 'static,
+        finish: fn(&mut Slot, u64, Decided<A>),
+    ) -> Result<(), ApiError> {
         let pool = self.pool.clone();
         let serial = self.serial;
         let (limits, time_ms) = self.opening_limits();
         self.spawn_job(
-            Purpose::Swap2,
+            purpose,
             move |id, stop| {
-                let seed = serial.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id;
                 let mut engine = pool.take(serial);
                 let mut notes = Vec::new();
-                let mut note = |line: String| notes.push(line);
-                let mut cx = swap2::Context {
-                    searcher: &mut engine,
+                let search = DecisionSearch {
                     limits,
                     time_ms,
                     stop,
-                    seed,
-                    note: &mut note,
+                    seed: serial.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id,
+                    note: &mut |line: String| notes.push(line),
                 };
-                let answer = swap2::decide(&mut cx, &board);
+                let answer = decide(&mut engine, search);
                 pool.put(engine, serial);
                 (answer, notes)
+            },
+            finish,
+        )
+    }
+
+    /// Starts the engine's swap2 decision (stones or a colour) on a thread of its own. It may
+    /// take up to three times the time per move: the choice is worth more than one move.
+    pub(super) fn start_swap2_job(&mut self) -> Result<(), ApiError> {
+        let board = self.game.board().clone();
+        self.spawn_decision(
+            Purpose::Swap2,
+            move |engine, s| {
+                let mut cx = swap2::Context {
+                    searcher: engine,
+                    limits: s.limits,
+                    time_ms: s.time_ms,
+                    stop: s.stop,
+                    seed: s.seed,
+                    note: s.note,
+                };
+                swap2::decide(&mut cx, &board)
             },
             Slot::finish_swap2,
         )
@@ -71,7 +124,7 @@ impl Slot {
 
     /// Takes the engine's swap2 decision for job `job`: its stones go down and the opening
     /// moves on (an answer that does not fit is replaced by the fallback one).
-    fn finish_swap2(&mut self, job: u64, result: Option<(swap2::Answer, Vec<String>)>) {
+    fn finish_swap2(&mut self, job: u64, result: Decided<swap2::Answer>) {
         if self.job.take_if(|j| j.id == job).is_none() {
             return;
         }
@@ -90,7 +143,7 @@ impl Slot {
             self.changed();
             return;
         };
-        for p in stones {
+        for &p in &stones {
             if self.game.play(p).is_err() {
                 self.error = Some("the engine's swap2 stone was refused".to_string());
                 break;
@@ -103,38 +156,74 @@ impl Slot {
         }
         // the notes are written for the protocol (`x,y`); the page speaks `h8`
         let size = self.size();
-        for line in notes {
-            let words: Vec<String> = line
-                .split(' ')
-                .map(|w| parse_xy(w, size).map_or_else(|_| w.to_string(), |p| format_pos(p, size)))
-                .collect();
-            self.swap2_log.push(words.join(" "));
-        }
+        let notes: Vec<String> = notes
+            .iter()
+            .map(|line| {
+                let words: Vec<String> = line
+                    .split(' ')
+                    .map(|w| {
+                        parse_xy(w, size).map_or_else(|_| w.to_string(), |p| format_pos(p, size))
+                    })
+                    .collect();
+                words.join(" ")
+            })
+            .collect();
+        self.swap2_log.extend(notes.iter().cloned());
+        let events = self.swap2_events.len();
         self.log_decision(Player::Engine, next);
+        if let Some(e) = self.swap2_events.get_mut(events) {
+            if e.points.is_empty() {
+                e.points = stones.iter().map(|&p| format_pos(p, size)).collect();
+            }
+        }
+        super::renju::attach_readings(&mut self.swap2_events[events..], &notes);
         self.advance_opening(next);
         self.changed();
     }
 
-    /// One line of the swap2 log for `who`'s decision.
+    /// One line of the swap2 log, and its event, for `who`'s decision.
     pub(super) fn log_decision(&mut self, actor: Player, next: Next<Player>) {
         let who = if actor == Player::Engine {
             "the engine"
         } else {
             "you"
         };
-        let line = match next {
-            Next::Stage(Stage::Choice3) => format!("swap2: {who} put down three stones"),
-            Next::Stage(Stage::Five) => format!("swap2: {who} will put down two more stones"),
-            Next::Stage(Stage::Choice5) => {
-                format!("swap2: {who} put down two more stones; the other side chooses")
+        let (line, kind, stones) = match next {
+            Next::Stage(Stage::Choice3) => {
+                (format!("swap2: {who} put down three stones"), "three", 3)
             }
+            Next::Stage(Stage::Five) => (
+                format!("swap2: {who} will put down two more stones"),
+                "more",
+                0,
+            ),
+            Next::Stage(Stage::Choice5) => (
+                format!("swap2: {who} put down two more stones; the other side chooses"),
+                "five",
+                2,
+            ),
             Next::Stage(Stage::Three) => return,
             Next::Done { black } => {
                 let took = if black == actor { "Black" } else { "White" };
-                format!("swap2: {who} took {took}")
+                (format!("swap2: {who} took {took}"), "took", 0)
             }
         };
         self.swap2_log.push(line);
+        let size = self.size();
+        let moves = self.game.board().moves();
+        let color = match next {
+            Next::Done { black } => Some(if black == actor { "black" } else { "white" }),
+            _ => None,
+        };
+        self.swap2_events.push(OpeningEvent {
+            who: Some(player_name(actor)),
+            points: moves[moves.len().saturating_sub(stones)..]
+                .iter()
+                .map(|&p| format_pos(p, size))
+                .collect(),
+            color,
+            ..OpeningEvent::new(kind)
+        });
     }
 
     /// Applies where a choice or an answer leads: a new stage, or the end of the opening with

@@ -50,6 +50,8 @@ pub struct GameView {
     pub(super) opening: Option<OpeningView>,
     /// What happened in the swap2 opening: the engine's reasons, the choices made.
     pub(super) swap2_log: Vec<String>,
+    /// The same as events (the page words them in its language).
+    pub(super) swap2_events: Vec<crate::renju_opening::OpeningEvent>,
     /// The renju opening rule (Soosõrv-8, Taraguchi-10), while it lasts and after.
     pub(super) renju: Option<super::renju::RenjuView>,
     /// The renju opening the first three moves form (`null` when they form none).
@@ -233,6 +235,7 @@ impl Slot {
                 .collect(),
             opening: self.opening_view(),
             swap2_log: self.swap2_log.clone(),
+            swap2_events: self.swap2_events.clone(),
             renju: self.renju_view(),
             opening_name: self.opening_name(),
             setup_plies: self.game.start_ply(),
