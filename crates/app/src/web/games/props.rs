@@ -526,3 +526,21 @@ fn an_undo_after_a_review_keeps_only_the_verdicts_of_moves_still_played() {
         &[Action::Go, Action::Wait, Action::Review, Action::Undo],
     );
 }
+
+#[test]
+fn deleting_a_line_inside_a_swap2_opening_keeps_its_stones() {
+    play(
+        &Start {
+            swap2: true,
+            engine_first: true,
+            ..Start::default()
+        },
+        &[
+            Action::Wait,
+            Action::Choice(0),
+            Action::Swap,
+            Action::Move(5, 6),
+            Action::Branch(233, true),
+        ],
+    );
+}

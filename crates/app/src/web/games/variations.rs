@@ -112,11 +112,19 @@ impl Slot {
         }
     }
 
-    /// Refuses what would go back into an opening (swap2, a renju rule) or behind its stones.
-    fn refuse_before_start(&self, node: NodeId, what: &str) -> Result<(), ApiError> {
+    /// Refuses what would go back into an opening (swap2, a renju rule) or behind its stones:
+    /// a node with fewer than `earliest` moves on the board. Showing the position after the
+    /// opening's last stone is fine (`earliest` is the opening's plies); changing a line is
+    /// not when its first move is one of the opening's stones (one more).
+    fn refuse_before_start(
+        &self,
+        node: NodeId,
+        earliest: usize,
+        what: &str,
+    ) -> Result<(), ApiError> {
         self.refuse_in_opening(what)?;
         let ply = self.tree.get(node).map_or(0, |n| n.ply);
-        if ply < self.opening_plies {
+        if ply < earliest {
             let opening = match &self.renju {
                 Some(r) => r.opening.rule().title(),
                 None => "swap2",
@@ -141,7 +149,7 @@ impl Slot {
     pub fn goto(&mut self, req: &GotoRequest) -> Result<(), ApiError> {
         self.touch();
         self.check_node(req.node)?;
-        self.refuse_before_start(req.node, "moving about the game")?;
+        self.refuse_before_start(req.node, self.opening_plies, "moving about the game")?;
         if req.node == self.tree.current() {
             return Ok(());
         }
@@ -168,7 +176,8 @@ impl Slot {
                 "the start position is no line: choose a move",
             ));
         }
-        self.refuse_before_start(req.node, "changing the lines")?;
+        // (deleting the opening's last stone would leave an opening of fewer stones)
+        self.refuse_before_start(req.node, self.opening_plies + 1, "changing the lines")?;
         match req.action {
             BranchAction::Promote => {
                 self.tree.promote(req.node);
