@@ -173,17 +173,7 @@ impl Slot {
         let board = self.game.board().clone();
         self.spawn_decision(
             Purpose::Opening,
-            move |engine, s| {
-                let mut cx = renju::Context {
-                    searcher: engine,
-                    limits: s.limits,
-                    time_ms: s.time_ms,
-                    stop: s.stop,
-                    seed: s.seed,
-                    note: s.note,
-                };
-                renju::decide(&mut cx, &opening, &board)
-            },
+            move |cx| renju::decide(cx, &opening, &board),
             Slot::finish_renju,
         )
     }

@@ -7,10 +7,10 @@ use crate::opening::{Choice, Next, Stage};
 use crate::pbrain::swap2;
 use crate::renju_opening::OpeningEvent;
 use crate::web::error::ApiError;
+use gomoku_engine::decision::Context;
 use gomoku_engine::notation::{format_pos, parse_xy};
-use gomoku_engine::{Engine, Limits};
+use gomoku_engine::Limits;
 use serde::Deserialize;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// The body of `POST /api/games/{id}/swap2`: the person's choice in a swap2 opening.
@@ -35,21 +35,6 @@ const OPENING_MIN_DEPTH: i32 = 6;
 /// An engine decision's answer and its notes (`None` when the decision failed).
 pub(super) type Decided<A> = Option<(A, Vec<String>)>;
 
-/// The search an engine decision in an opening protocol may make (see
-/// [`Slot::spawn_decision`]).
-pub(super) struct DecisionSearch<'a> {
-    /// Depth and node limits for every search.
-    pub(super) limits: Limits,
-    /// Milliseconds for the whole decision (`None`: the limits' own).
-    pub(super) time_ms: Option<u64>,
-    /// Stops every search at once.
-    pub(super) stop: &'a AtomicBool,
-    /// Varies the engine's choices from game to game.
-    pub(super) seed: u64,
-    /// One line per step of the decision.
-    pub(super) note: &'a mut dyn FnMut(String),
-}
-
 impl Slot {
     /// The limits of an engine decision in an opening protocol (swap2, renju's opening rules):
     /// a real search at every level (a weak level plays weak moves, but a colour chosen by a
@@ -69,13 +54,13 @@ impl Slot {
 
     /// Runs `decide` (an engine decision in an opening protocol) on a thread of its own as the
     /// slot's job, then hands its answer and its notes (one line per step of its reasoning) to
-    /// `finish`. `decide` gets an engine of the pool and the search it may make: the limits of
+    /// `finish`. `decide` gets the decision's context: an engine of the pool, the limits of
     /// [`Slot::opening_limits`], the job's stop flag, a seed that varies from game to game and
     /// job to job, and the notes to write.
     pub(super) fn spawn_decision<A: Send + 'static>(
         &mut self,
         purpose: Purpose,
-        decide: impl FnOnce(&mut Engine, DecisionSearch<'_>) -> A + Send + 'static,
+        decide: impl FnOnce(&mut Context<'_>) -> A + Send + 'static,
         finish: fn(&mut Slot, u64, Decided<A>),
     ) -> Result<(), ApiError> {
         let pool = self.pool.clone();
@@ -86,14 +71,15 @@ impl Slot {
             move |id, stop| {
                 let mut engine = pool.take(serial);
                 let mut notes = Vec::new();
-                let search = DecisionSearch {
+                let mut cx = Context {
+                    searcher: &mut engine,
                     limits,
                     time_ms,
                     stop,
                     seed: serial.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ id,
                     note: &mut |line: String| notes.push(line),
                 };
-                let answer = decide(&mut engine, search);
+                let answer = decide(&mut cx);
                 pool.put(engine, serial);
                 (answer, notes)
             },
@@ -107,17 +93,7 @@ impl Slot {
         let board = self.game.board().clone();
         self.spawn_decision(
             Purpose::Swap2,
-            move |engine, s| {
-                let mut cx = swap2::Context {
-                    searcher: engine,
-                    limits: s.limits,
-                    time_ms: s.time_ms,
-                    stop: s.stop,
-                    seed: s.seed,
-                    note: s.note,
-                };
-                swap2::decide(&mut cx, &board)
-            },
+            move |cx| swap2::decide(cx, &board),
             Slot::finish_swap2,
         )
     }
