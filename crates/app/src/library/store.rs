@@ -14,7 +14,7 @@ use gomoku_engine::notation::{format_pos, parse_pos};
 use gomoku_engine::{Color, Pos, Rule};
 use rusqlite::{params, OptionalExtension, Transaction, TransactionBehavior};
 use serde::{Deserialize, Serialize};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// A game as stored, with what the library knows about it besides the game.
 #[derive(Clone, Debug)]
@@ -295,31 +295,55 @@ fn merge_board_tags(old: &Tags, new: &mut Tags) {
     }
 }
 
-/// A change of a game's tags: each field given replaces the tag.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct TagsPatch {
+/// A tag a patch may change: a field of [`Tags`] (all but `source`), named as in JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TagName {
     /// `GN`.
-    pub name: Option<String>,
+    Name,
     /// `PB`.
-    pub black: Option<String>,
+    Black,
     /// `PW`.
-    pub white: Option<String>,
+    White,
     /// `EV`.
-    pub event: Option<String>,
+    Event,
     /// `RO`.
-    pub round: Option<String>,
+    Round,
     /// `DT`.
-    pub date: Option<String>,
+    Date,
     /// `PC`.
-    pub place: Option<String>,
+    Place,
     /// `RE`.
-    pub result: Option<String>,
+    Result,
     /// The opening rule.
-    pub opening_rule: Option<String>,
+    OpeningRule,
     /// `ON`.
-    pub opening: Option<String>,
+    Opening,
 }
+
+impl TagName {
+    /// The tag's field in `tags`, and its name.
+    fn field(self, tags: &mut Tags) -> (&mut String, &'static str) {
+        match self {
+            TagName::Name => (&mut tags.name, "name"),
+            TagName::Black => (&mut tags.black, "black"),
+            TagName::White => (&mut tags.white, "white"),
+            TagName::Event => (&mut tags.event, "event"),
+            TagName::Round => (&mut tags.round, "round"),
+            TagName::Date => (&mut tags.date, "date"),
+            TagName::Place => (&mut tags.place, "place"),
+            TagName::Result => (&mut tags.result, "result"),
+            TagName::OpeningRule => (&mut tags.opening_rule, "opening_rule"),
+            TagName::Opening => (&mut tags.opening, "opening"),
+        }
+    }
+}
+
+/// A change of a game's tags, as JSON an object of tag names: each tag given replaces the
+/// tag (`null` leaves it as it is); a name that is no tag is refused.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(transparent)]
+pub struct TagsPatch(pub BTreeMap<TagName, Option<String>>);
 
 /// The longest tag accepted.
 pub const TAG_MAX: usize = 1_000;
@@ -330,25 +354,13 @@ impl TagsPatch {
     /// # Errors
     /// A tag longer than [`TAG_MAX`] characters.
     pub fn apply(&self, tags: &mut Tags) -> std::result::Result<(), String> {
-        let fields: [(&Option<String>, &mut String, &str); 10] = [
-            (&self.name, &mut tags.name, "name"),
-            (&self.black, &mut tags.black, "black"),
-            (&self.white, &mut tags.white, "white"),
-            (&self.event, &mut tags.event, "event"),
-            (&self.round, &mut tags.round, "round"),
-            (&self.date, &mut tags.date, "date"),
-            (&self.place, &mut tags.place, "place"),
-            (&self.result, &mut tags.result, "result"),
-            (&self.opening_rule, &mut tags.opening_rule, "opening_rule"),
-            (&self.opening, &mut tags.opening, "opening"),
-        ];
-        for (new, old, name) in fields {
-            if let Some(v) = new {
-                if v.chars().count() > TAG_MAX {
-                    return Err(format!("{name}: at most {TAG_MAX} characters"));
-                }
-                v.trim().clone_into(old);
+        for (&tag, value) in &self.0 {
+            let Some(v) = value else { continue };
+            let (field, name) = tag.field(tags);
+            if v.chars().count() > TAG_MAX {
+                return Err(format!("{name}: at most {TAG_MAX} characters"));
             }
+            v.trim().clone_into(field);
         }
         Ok(())
     }
@@ -509,26 +521,7 @@ impl Library {
     /// # Errors
     /// An SQLite error.
     pub fn delete(&self, id: i64) -> Result<bool> {
-        let mut conn = self.conn();
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let Some(old) = load_in(&tx, id)?.filter(|s| s.deleted.is_none()) else {
-            return Ok(false);
-        };
-        let rows = index::rows(&old.game);
-        let hot = hot::keys(&tx)?;
-        index::write(
-            &tx,
-            &hot,
-            id,
-            (&rows, old.game.outcome().number()),
-            (&[], 0),
-        )?;
-        tx.execute(
-            "UPDATE games SET deleted = ?1 WHERE id = ?2",
-            params![now(), id],
-        )?;
-        tx.commit()?;
-        Ok(true)
+        self.set_deleted(id, true)
     }
 
     /// Restores deleted game `id`. Returns false when there is no such deleted game.
@@ -536,21 +529,31 @@ impl Library {
     /// # Errors
     /// An SQLite error.
     pub fn restore(&self, id: i64) -> Result<bool> {
+        self.set_deleted(id, false)
+    }
+
+    /// Deletes (`deleted`) or restores game `id`: its positions leave the index or come back
+    /// to it. False when the game is not there or is that way already.
+    fn set_deleted(&self, id: i64, deleted: bool) -> Result<bool> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let Some(old) = load_in(&tx, id)?.filter(|s| s.deleted.is_some()) else {
+        let Some(old) = load_in(&tx, id)?.filter(|s| s.deleted.is_some() != deleted) else {
             return Ok(false);
         };
         let rows = index::rows(&old.game);
+        let indexed = (&rows[..], old.game.outcome().number());
+        let (before, after) = if deleted {
+            (indexed, (&[][..], 0))
+        } else {
+            ((&[][..], 0), indexed)
+        };
         let hot = hot::keys(&tx)?;
-        index::write(
-            &tx,
-            &hot,
-            id,
-            (&[], 0),
-            (&rows, old.game.outcome().number()),
+        index::write(&tx, &hot, id, before, after)?;
+        let when = deleted.then(now);
+        tx.execute(
+            "UPDATE games SET deleted = ?1 WHERE id = ?2",
+            params![when, id],
         )?;
-        tx.execute("UPDATE games SET deleted = NULL WHERE id = ?1", [id])?;
         tx.commit()?;
         Ok(true)
     }
@@ -636,10 +639,7 @@ mod tests {
         let s = lib
             .set_tags(
                 id,
-                &TagsPatch {
-                    name: Some(" Final ".into()),
-                    ..TagsPatch::default()
-                },
+                &TagsPatch([(TagName::Name, Some(" Final ".into()))].into()),
             )
             .unwrap();
         assert_eq!(s.game.tags.name, "Final");
