@@ -355,6 +355,18 @@ async fn a_library_game_opens_on_the_board_exports_and_is_explored() {
         .iter()
         .find(|n| n["comment"] == "a side line");
     assert_eq!(side.unwrap()["move"], "k8");
+    // opened at a node of a side line: the board shows it, the same node as in the library
+    let side_node = side.unwrap()["id"].clone();
+    let (s, v) = call(
+        &app,
+        Method::POST,
+        "/api/library/games/2/open",
+        Some(json!({ "node": side_node })),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["tree"]["current"], side_node);
+    assert!(v["position"].as_str().unwrap().ends_with("k8"), "{v}");
     // open it on the board: its main line is shown, its changes go to the same game
     let (s, v) = call(
         &app,

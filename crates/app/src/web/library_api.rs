@@ -225,14 +225,25 @@ pub(super) async fn restore(
     ))
 }
 
+/// The body of `POST /api/library/games/{id}/open` (optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(super) struct OpenRequest {
+    /// The node of the game's tree to show (the end of its main line when absent or not
+    /// there).
+    node: Option<usize>,
+}
+
 /// `POST /api/library/games/{id}/open`: a new game of the board from a library game.
 pub(super) async fn open(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<(StatusCode, Json<super::games::GameView>)> {
     let id = lib_id(&id)?;
     library(&state)?;
-    let view = state.games.open_library_game(id)?;
+    let req: OpenRequest = parse_body(body, Some(OpenRequest::default()))?;
+    let view = state.games.open_library_game(id, req.node)?;
     Ok((StatusCode::CREATED, Json(view)))
 }
 

@@ -455,11 +455,16 @@ impl Games {
 
     /// Opens library game `lib_id` on the board: a new game of the server, whose changes are
     /// written to that library game (or to a copy of it, when some of its lines break the
-    /// rules and cannot be played on the board).
+    /// rules and cannot be played on the board). The board shows node `node` of its tree (a
+    /// node of the library game keeps its id on the board), else the end of its main line.
     ///
     /// # Errors
     /// 404 for no such game; 503 when there are too many games.
-    pub fn open_library_game(&self, lib_id: i64) -> Result<super::GameView, ApiError> {
+    pub fn open_library_game(
+        &self,
+        lib_id: i64,
+        node: Option<usize>,
+    ) -> Result<super::GameView, ApiError> {
         let lib = self
             .library()
             .cloned()
@@ -473,7 +478,15 @@ impl Games {
                 code: "unknown_library_game",
                 message: format!("no game {lib_id} in the library"),
             })?;
-        let slot = self.load(lib_id, &stored.game, None, None)?;
+        // both players people, as a game that is only read back
+        let state = node.map(|node| BoardState {
+            black: Player::Person,
+            white: Player::Person,
+            level: Level::Max,
+            time_ms: 1000,
+            node,
+        });
+        let slot = self.load(lib_id, &stored.game, state, None)?;
         let mut s = lock(&slot);
         Ok(s.view())
     }
