@@ -20,18 +20,24 @@ import { renderSetup, openSetup, setupClick, setupRequest } from './setup.js';
 import { formSettings, newGameBody, importRequest, showSettings, saveSettings, loadSettings } from './new-game.js';
 import { analysing, analysisInfo, personToMove, reviewing, refusal } from './game-state.js';
 import { currentNode, nodeBefore } from './tree.js';
+import { Explorer, renderExplorer, renderExplorerMarks, wireExplorer } from './explorer.js';
+import { LibraryPanel } from './library.js';
+import { renderNotes, wireNotes, labelClick } from './notes.js';
 import * as api from './api.js';
+import * as library from './library-api.js';
 import { $ } from './dom.js';
 
 const GAME_KEY = 'gomoku.game';      // per tab: sessionStorage
 const LANG_KEY = 'gomoku.lang';
 const PV_KEY = 'gomoku.showLine';
 const HEAT_KEY = 'gomoku.heatMap';
+const EXPLORER_KEY = 'gomoku.explorerMarks';
 
 const state = emptyState(localStorage.getItem(LANG_KEY) || defaultLang(navigator.language), {
   numbers: $('chk-numbers').checked,
   showLine: localStorage.getItem(PV_KEY) === '1',
   heat: localStorage.getItem(HEAT_KEY) !== '0',
+  explorerMarks: localStorage.getItem(EXPLORER_KEY) !== '0',
 });
 const messages = new Messages();
 const recent = new History(localStorage, () => recent.render(tr(), state.game));
@@ -51,11 +57,21 @@ const session = new Session(state, {
   gameChanged(game, other) {
     if (other) showSettings(game);
     recent.remember(game);
+    explorer.follow();
   },
   newGame(game) {
     sessionStorage.setItem(GAME_KEY, game.id);
     if (location.hash) history.replaceState(null, '', location.pathname);
   },
+});
+
+// the library: the explorer follows the board, the panel lists the games
+const explorer = new Explorer(state, () => renderLibrary());
+const libraryPanel = new LibraryPanel(state, {
+  t: tr,
+  showError: (err) => messages.show(tr(), err),
+  openGame: (id) => session.openLibraryGame(id, null),
+  changed: () => explorer.refresh(),
 });
 
 // ------------------------------------------------------------------------------------------
@@ -91,6 +107,8 @@ function render() {
   renderGraph(t, state.game);
   renderReview(t, state.game);
   renderSolution(t, state.game);
+  renderExplorer(state, t);
+  renderNotes(state, t);
   renderExcluded(state.game);
   recent.render(t, state.game);
   renderClocks(state, t, now);
@@ -100,13 +118,27 @@ function render() {
   $('board').dataset.confirm = needsConfirm(state) ? 'yes' : 'no';
 }
 
+/** What the library's answers change (the explorer, a stored analysis), drawn without
+ * redrawing the board (so that a click on it is never lost). */
+function renderLibrary() {
+  const t = tr();
+  renderExplorer(state, t);
+  renderExplorerMarks(state);
+  renderInfo(state, t, performance.now());
+  renderEvalBar(state, t);
+  renderCandidateMarks(state, t);
+  renderLineMarks(state);
+}
+
 function applyLang() {
   const t = tr();
   document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
   document.title = t('title');
   for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
   for (const el of document.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
+  for (const el of document.querySelectorAll('[data-i18n-placeholder]')) el.placeholder = t(el.dataset.i18nPlaceholder);
   for (const b of document.querySelectorAll('[data-lang]')) b.classList.toggle('active', b.dataset.lang === state.lang);
+  libraryPanel.render();
   render();
 }
 
@@ -130,8 +162,9 @@ function exclude(point, back) {
   session.act('/analyze', { on: true, exclude: next });
 }
 
-/** A click on a point of the board: a stone set up, or the person's move (small cells: the
- * first tap shows the stone to come, the second on the same point plays it). */
+/** A click on a point of the board: a stone set up, a label put down or taken away, or the
+ * person's move (small cells: the first tap shows the stone to come, the second on the same
+ * point plays it). */
 function clickPoint(point) {
   const game = state.game;
   if (state.setup) {
@@ -139,19 +172,29 @@ function clickPoint(point) {
     render();
     return;
   }
+  if (state.labeling) {
+    labelClick(session, point);
+    return;
+  }
+  if (needsConfirm(state) && state.pending !== point && game && !reviewing(game) && !refusal(game, point)) {
+    if (!personToMove(game)) return;
+    state.pending = point;
+    renderBoard(state, tr());
+    renderStatus(state, tr());
+    return;
+  }
+  playMove(point);
+}
+
+/** The person's move at `point` (a click on the board, or on a move of the explorer). */
+function playMove(point) {
+  const game = state.game;
   // a click while the game is reviewed would cancel the review: Stop first
   if (!game || reviewing(game)) return;
   // what the server would refuse is said at once, and no request goes out
   const no = refusal(game, point);
   if (no) {
     messages.show(tr(), no);
-    return;
-  }
-  if (needsConfirm(state) && state.pending !== point) {
-    if (!personToMove(game)) return;
-    state.pending = point;
-    renderBoard(state, tr());
-    renderStatus(state, tr());
     return;
   }
   state.pending = null;
@@ -180,6 +223,9 @@ function importText() {
 }
 
 async function start() {
+  // the library's place and figures (the explorer and the panel only with one)
+  try { state.library = await library.info(); } catch (e) { state.library = null; }
+  libraryPanel.render();
   // `#game=ID` opens a game from another tab (to watch or take over); otherwise this tab's own
   const shared = /[#&]game=([\w-]+)/.exec(location.hash);
   const id = shared ? shared[1] : sessionStorage.getItem(GAME_KEY);
@@ -282,6 +328,7 @@ document.addEventListener('keydown', (e) => {
   }
   if (KEY_STEPS[e.key]) session.step(KEY_STEPS[e.key]);
   else if (e.key === 'Escape' && state.pending) { state.pending = null; render(); }
+  else if (e.key === 'Escape' && state.labeling) { state.labeling = null; render(); }
   else return;
   e.preventDefault();
 });
@@ -386,6 +433,14 @@ setInterval(() => {
   if (g && g.clock && g.clock.running) renderClocks(state, tr(), performance.now());
 }, 100);
 
+wireExplorer(explorer, session, {
+  play: playMove,
+  openGame: (id, node) => session.openLibraryGame(id, node),
+  render: renderLibrary,
+  saveOption: (on) => localStorage.setItem(EXPLORER_KEY, on ? '1' : '0'),
+});
+wireNotes(session, render);
+libraryPanel.wire();
 wireDialogs();
 loadSettings(localStorage);
 applyLang();

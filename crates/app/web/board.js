@@ -10,6 +10,8 @@ import { setupMoves } from './setup.js';
 import { renjuMarks } from './openings.js';
 import { $, svg as el } from './dom.js';
 import { renderCandidateMarks, renderLineMarks } from './overlays.js';
+import { renderExplorerMarks } from './explorer.js';
+import { drawLabels, nodeHere } from './notes.js';
 
 /** A cell smaller than this (in CSS pixels) takes a tap to preview and a second to play. */
 export const CONFIRM_CELL_PX = 28;
@@ -58,11 +60,15 @@ export function renderBoard(s, t) {
   if (!setup) drawGameMarks(board, s, n);
   // the renju opening rules: the square a stone goes in, the offers (under the click targets)
   if (!setup && game.renju) board.appendChild(renjuMarks(game));
+  // the explorer's moves, and the labels of the move on the board
+  board.appendChild(el('g', { class: 'explorer-marks', id: 'explorer-marks', 'data-testid': 'explorer-marks' }));
+  if (!setup) drawLabels(board, nodeHere(s), new Map(moves.map((m) => [m.move, m.color])), n);
   drawHits(board, n, setup ? null : forbidden, occupied, !!setup);
   // the number of the point under the pointer (or tapped), above everything, never in the way
   board.appendChild(el('g', { class: 'heat-label', id: 'heat-label', 'data-testid': 'heat-label' }));
   renderCandidateMarks(s, t);
   renderLineMarks(s);
+  renderExplorerMarks(s);
 }
 
 function drawWood(board, n) {

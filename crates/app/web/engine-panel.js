@@ -6,13 +6,14 @@ import { chanceOf, heatColor, scaleOf } from './evaluation.js';
 import { analysing, reviewing, analysisInfo, shownSource } from './game-state.js';
 import { evalText, rawText, num } from './words.js';
 import { bestChance } from './overlays.js';
+import { storedHere } from './explorer.js';
 import { $, html, setText } from './dom.js';
 
 const FIELDS = ['info-move', 'info-eval', 'info-time', 'info-depth', 'info-nodes', 'info-nps', 'info-tt', 'info-pv'];
 
 /** The search the panel shows for the session's state `s`. */
 export function shownInfo(s) {
-  const src = shownSource(s.game, s.live);
+  const src = shownSource(s.game, s.live, storedHere(s));
   return src ? src.info : null;
 }
 
@@ -24,6 +25,7 @@ function statusText(s, t, info, now) {
     const secs = ((now - s.thinkSince) / 1000).toFixed(1);
     return t(analysing(game) ? 'info.analyzing' : 'info.thinking', { secs });
   }
+  if (info && info.purpose === 'stored') return t('info.stored', { color: t(info.color), engine: info.engine || '?' });
   if (info) {
     const key = { hint: 'info.hint', analysis: 'info.analysis' }[info.purpose] || 'info.last';
     return t(key, { color: t(info.color) });
@@ -56,7 +58,7 @@ export function renderInfo(s, t, now) {
   setText('info-nodes', num(info.nodes));
   // a speed only where the search ran long enough to measure one
   setText('info-nps', info.nps === null || info.nps === undefined ? '–' : num(info.nps));
-  setText('info-tt', num(info.tt_hits));
+  setText('info-tt', info.tt_hits === null || info.tt_hits === undefined ? '–' : num(info.tt_hits));
   setText('info-pv', info.pv.length ? info.pv.join(' ') : '–');
 }
 
@@ -64,13 +66,14 @@ export function renderInfo(s, t, now) {
  * a button that leaves the point out. The list is redrawn only when the analysis or the
  * language changes (the list element keeps what it shows). */
 function renderCandidates(s, t) {
-  const info = analysisInfo(s.game, s.live);
+  const info = analysisInfo(s.game, s.live, storedHere(s));
   const list = $('candidates');
   if (list.shown && list.shown.info === info && list.shown.lang === t.lang) return;
   list.shown = { info, lang: t.lang };
   list.textContent = '';
   const cands = (info && info.candidates) || [];
   $('candidates-box').hidden = cands.length === 0;
+  $('exclude-note').hidden = !!info && info.purpose === 'stored';
   const scale = scaleOf(s.game);
   const best = bestChance(info, scale);
   for (const c of cands) {
@@ -80,10 +83,14 @@ function renderCandidates(s, t) {
     // the whole line, cut to the width of the panel (its title has it all)
     const line = html('span', 'line', c.pv.slice(1).join(' ') + ' (d' + c.depth + ')');
     line.title = c.pv.join(' ');
-    const x = html('button', 'cand-x', '×', { exclude: c.move });
-    x.type = 'button';
-    x.title = t('exclude.one', { move: c.move });
-    li.append(chip, html('span', 'pt', c.move), html('span', 'ev', evalText(t, { score: c.score, color: info.color, mate: c.mate }, scale)), line, x);
+    li.append(chip, html('span', 'pt', c.move), html('span', 'ev', evalText(t, { score: c.score, color: info.color, mate: c.mate }, scale)), line);
+    // (a stored analysis is the library's: nothing to leave out of it)
+    if (info.purpose !== 'stored') {
+      const x = html('button', 'cand-x', '×', { exclude: c.move });
+      x.type = 'button';
+      x.title = t('exclude.one', { move: c.move });
+      li.append(x);
+    }
     list.appendChild(li);
   }
 }

@@ -33,21 +33,25 @@ export function personToMove(game) {
   return (!game.thinking || analysing(game)) && game.players[game.to_move] === 'person';
 }
 
-/** The analysis of the position on the board: live while it runs, then the finished one. */
-export function analysisInfo(game, live) {
+/** The analysis of the position on the board: live while it runs, then the finished one,
+ * else the library's stored analysis of the position (`stored`, in the engine's form), while
+ * the game goes on. */
+export function analysisInfo(game, live, stored = null) {
   if (!game) return null;
   if (analysing(game)) return live;
-  return game.analysis || null;
+  return game.analysis || (game.result ? null : stored) || null;
 }
 
 /** The search the panel shows, and the number of moves of the position it searched:
- * `{info, at}`, or null. */
-export function shownSource(game, live) {
+ * `{info, at}`, or null. A search of the game's own comes first, then the library's stored
+ * analysis of the position (`stored`), then the last move's figures. */
+export function shownSource(game, live, stored = null) {
   if (!game) return null;
   const n = game.moves.length;
   if (game.thinking && !reviewing(game)) return { info: live, at: n };
   if (game.analysis) return { info: game.analysis, at: n };
   if (game.hint) return { info: game.hint, at: n };
+  if (stored && !game.result) return { info: stored, at: n };
   for (let i = n - 1; i >= 0; i--) if (game.moves[i].engine) return { info: game.moves[i].engine, at: i };
   return null;
 }
@@ -75,9 +79,9 @@ export function reviewInfo(game) {
 
 /** The engine's line from the position on the board: the PV of the search shown, past the
  * moves played since it was searched (null when they left it). */
-export function engineLine(game, live) {
+export function engineLine(game, live, stored = null) {
   if (!game || reviewing(game) || solving(game)) return null;
-  const src = shownSource(game, live);
+  const src = shownSource(game, live, stored);
   const info = src && src.info;
   if (!info || !info.pv || !info.pv.length) return null;
   const played = game.moves.slice(src.at).map((m) => m.move);
@@ -87,18 +91,18 @@ export function engineLine(game, live) {
 
 /** The line drawn on the board: a candidate's under the pointer (`hover.move`), the engine's
  * under the pointer (`hover.best`) or with "Best line on board" (`showLine`), but not over the
- * values of an analysis or a proven win. */
-export function boardLine(game, live, hover, showLine) {
+ * values of an analysis (or of `stored`, the library's) or a proven win. */
+export function boardLine(game, live, hover, showLine, stored = null) {
   if (!game) return null;
-  const analysis = analysisInfo(game, live);
+  const analysis = analysisInfo(game, live, stored);
   const cands = (analysis && analysis.candidates) || [];
   if (hover && hover.move) {
     const c = cands.find((x) => x.move === hover.move);
     return c ? c.pv : null;
   }
-  if (hover && hover.best) return engineLine(game, live);
+  if (hover && hover.best) return engineLine(game, live, stored);
   if (!showLine || cands.length || (game.solution && game.solution.solved)) return null;
-  return engineLine(game, live);
+  return engineLine(game, live, stored);
 }
 
 /** Whether `point` is in the central square of side `side` (1: the centre; 0: anywhere) of a

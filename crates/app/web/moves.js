@@ -24,7 +24,7 @@ function moveEntry(t, game, ctx, id) {
   const node = ctx.index.get(id);
   const m = ctx.byNode.get(id);
   const cls = 'mv ' + node.color + (ctx.played.has(id) ? ' played' : '') + (ctx.ahead.has(id) ? ' ahead' : '')
-    + (id === ctx.here ? ' current' : '') + (m ? '' : ' off-line');
+    + (id === ctx.here ? ' current' : '') + (m ? '' : ' off-line') + (node.comment ? ' has-comment' : '');
   const span = html('span', cls, null, { testid: 'move', node: String(id), move: node.move, number: String(node.number) });
   if (ctx.played.has(id)) span.dataset.played = 'yes';
   span.append(html('span', 'n', node.number + '.'), html('span', 'pt', node.move));
@@ -41,6 +41,7 @@ function moveEntry(t, game, ctx, id) {
   } else if (m && m.engine) {
     span.title = evalText(t, m.engine, scale);
   }
+  if (node.comment) span.title = (span.title ? span.title + '\n' : '') + node.comment;
   return span;
 }
 

@@ -7,6 +7,7 @@
 import { CELL, MARGIN, px, parsePoint, cellPixels } from './coords.js';
 import { chanceOf, heatColor, other, scaleOf } from './evaluation.js';
 import { analysisInfo, boardLine } from './game-state.js';
+import { storedHere } from './explorer.js';
 import { evalText } from './words.js';
 import { $, svg as el } from './dom.js';
 
@@ -17,7 +18,7 @@ export function bestChance(analysis, scale) {
 
 /** The line drawn on the board for the session's state `s` (none while setting up). */
 export function shownLine(s) {
-  return s.setup ? null : boardLine(s.game, s.live, s.hoverLine, s.options.showLine);
+  return s.setup ? null : boardLine(s.game, s.live, s.hoverLine, s.options.showLine, storedHere(s));
 }
 
 /** The heat map of the analysis, then the label of the point under the pointer. */
@@ -27,7 +28,7 @@ export function renderCandidateMarks(s, t) {
   if (!heat || !game) return;
   heat.textContent = '';
   const occupied = new Set(game.moves.map((m) => m.move));
-  const analysis = analysisInfo(game, s.live);
+  const analysis = analysisInfo(game, s.live, storedHere(s));
   const cands = (analysis && analysis.candidates) || [];
   const on = s.options.heat;
   heat.dataset.on = on ? 'yes' : 'no';
@@ -63,7 +64,7 @@ export function renderHeatLabel(s, t) {
   delete layer.dataset.point;
   const point = s.hoverPoint;
   if (!point || s.setup) return;
-  const analysis = analysisInfo(game, s.live);
+  const analysis = analysisInfo(game, s.live, storedHere(s));
   const heatOn = s.options.heat && !shownLine(s);
   const c = heatOn ? ((analysis && analysis.candidates) || []).find((x) => x.move === point) : null;
   const p = parsePoint(point, game.size);

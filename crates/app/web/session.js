@@ -6,6 +6,7 @@
 // renderers read `session.state`.
 
 import * as api from './api.js';
+import * as library from './library-api.js';
 import { indexTree, currentNode, stepTarget } from './tree.js';
 
 /** The state of a page before any game: `lang` its language, `options` the board's boxes. */
@@ -23,7 +24,12 @@ export function emptyState(lang, options) {
     pending: null,      // small cells: the point tapped once, waiting for the second tap
     hoverPoint: null,   // the point under the pointer (for the heat map's number)
     hoverLine: null,    // the pointer on a candidate ({move}) or on the best line ({best: true})
-    options: { numbers: false, showLine: false, heat: true, ...options },
+    library: null,      // the server's library: {enabled, path, games, ...}
+    explorer: null,     // the explorer's answer for a position: {key, answer}
+    stored: null,       // the library's analysis of a position: {key, info} (info null: none)
+    hoverExplorer: null, // the pointer on a move of the explorer
+    labeling: null,     // putting labels on the board: 'letter' or 'mark'
+    options: { numbers: false, showLine: false, heat: true, explorerMarks: true, ...options },
   };
 }
 
@@ -96,15 +102,28 @@ export class Session {
 
   /** Starts a new game from `body`; true when the server made it. The game this tab made
    * before goes. */
-  async newGame(body) {
+  newGame(body) {
+    return this.start(() => api.createGame(body));
+  }
+
+  /** Opens library game `id` on the board (at node `node` of its tree, or the end of its
+   * main line): a new game of this tab; true when the server made it. */
+  openLibraryGame(id, node) {
+    return this.start(() => library.open(id, node));
+  }
+
+  /** Takes the new game `make()` answers as this tab's own; the game this tab made before
+   * goes (from the server, not from the library). */
+  async start(make) {
     const s = this.state;
     try {
-      const state = await api.createGame(body);
+      const state = await make();
       const old = s.owned ? s.game : null;
       s.owned = true;
       s.game = null;
       s.live = null;
       s.setup = null;
+      s.labeling = null;
       this.setGame(state);
       this.view.newGame(state);
       this.follow(state.id);
@@ -115,6 +134,11 @@ export class Session {
       this.view.showError(e);
       return false;
     }
+  }
+
+  /** Sets the comment (`{comment}`) or the labels (`{labels}`) of node `node`. */
+  note(node, what) {
+    return this.act('/note', { node, ...what });
   }
 
   /** Opens game `id` (this tab's own unless `shared`); false when it is gone. */

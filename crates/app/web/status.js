@@ -6,6 +6,7 @@ import { analysing, reviewing, solving, analysisInfo } from './game-state.js';
 import { scaleOf } from './evaluation.js';
 import { currentNode, startPlies, lineMoves } from './tree.js';
 import { known } from './i18n.js';
+import { storedHere } from './explorer.js';
 import { resultText, clockText, evalText } from './words.js';
 import { $ } from './dom.js';
 
@@ -24,7 +25,7 @@ function statusText(t, game) {
 
 /** A point tapped once on small cells: the candidate's value there, and the second tap. */
 function pendingText(t, s) {
-  const analysis = analysisInfo(s.game, s.live);
+  const analysis = analysisInfo(s.game, s.live, storedHere(s));
   const c = s.options.heat && analysis && (analysis.candidates || []).find((x) => x.move === s.pending);
   const value = c ? s.pending + ': ' + evalText(t, { score: c.score, color: analysis.color, mate: c.mate }, scaleOf(s.game)) + ' · ' : '';
   return value + t('confirm.tap', { point: s.pending });

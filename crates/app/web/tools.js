@@ -6,6 +6,7 @@ import { blackChance, judge, scaleOf } from './evaluation.js';
 import { analysing, reviewing, solving, inOpening, reviewInfo, shownSource } from './game-state.js';
 import { startPlies } from './tree.js';
 import { exportUrl } from './api.js';
+import { storedHere } from './explorer.js';
 import { judgeText, resultText } from './words.js';
 import { $ } from './dom.js';
 
@@ -14,7 +15,7 @@ import { $ } from './dom.js';
 export function renderEvalBar(s, t) {
   const bar = $('eval-bar');
   const game = s.game;
-  const src = s.setup ? null : shownSource(game, s.live);
+  const src = s.setup ? null : shownSource(game, s.live, storedHere(s));
   const info = s.setup ? null : ((src && src.info) || reviewInfo(game));
   const text = $('eval-text');
   const fill = $('eval-fill');

@@ -33,6 +33,7 @@ const FILES: &[(&str, &str, &str)] = &[
         JS,
         include_str!("../../web/engine-panel.js"),
     ),
+    ("/explorer.js", JS, include_str!("../../web/explorer.js")),
     (
         "/evaluation.js",
         JS,
@@ -46,8 +47,15 @@ const FILES: &[(&str, &str, &str)] = &[
     ("/graph.js", JS, include_str!("../../web/graph.js")),
     ("/history.js", JS, include_str!("../../web/history.js")),
     ("/i18n.js", JS, include_str!("../../web/i18n.js")),
+    ("/library.js", JS, include_str!("../../web/library.js")),
+    (
+        "/library-api.js",
+        JS,
+        include_str!("../../web/library-api.js"),
+    ),
     ("/moves.js", JS, include_str!("../../web/moves.js")),
     ("/new-game.js", JS, include_str!("../../web/new-game.js")),
+    ("/notes.js", JS, include_str!("../../web/notes.js")),
     (
         "/opening-log.js",
         JS,

@@ -46,6 +46,23 @@ test('the panel shows the search under way, else the analysis, the hint or the l
   assert.equal(analysisInfo({ ...base, analysis }, live), analysis);
 });
 
+test('the library\'s stored analysis comes after the game\'s own searches, and not once it is over', () => {
+  const stored = { purpose: 'stored', pv: ['g8'], candidates: [{ move: 'g8', pv: ['g8', 'f8'] }] };
+  const analysis = { pv: ['h8'], candidates: [] };
+  const hint = { pv: ['i9'] };
+  const live = { pv: ['j10'] };
+  assert.equal(analysisInfo(base, null, stored), stored);
+  assert.equal(analysisInfo({ ...base, analysis }, null, stored), analysis);
+  assert.equal(analysisInfo({ ...base, thinking: { purpose: 'analysis' } }, live, stored), live);
+  assert.equal(analysisInfo({ ...base, result: { winner: 'black' } }, null, stored), null);
+  assert.deepEqual(shownSource(base, null, stored), { info: stored, at: 0 });
+  assert.deepEqual(shownSource({ ...base, hint }, null, stored), { info: hint, at: 0 });
+  assert.deepEqual(shownSource({ ...base, thinking: { purpose: 'move' } }, live, stored), { info: live, at: 0 });
+  assert.equal(shownSource({ ...base, result: { winner: 'black' } }, null, stored), null);
+  // its candidates' lines, under the pointer
+  assert.deepEqual(boardLine(base, null, { move: 'g8' }, false, stored), ['g8', 'f8']);
+});
+
 test('the engine\'s line goes on past the moves played along it, and goes when they leave it', () => {
   const g = { ...base, moves: moves('h8', 'i9', 'j10') };
   g.moves[1].engine = { pv: ['i9', 'j10', 'k11', 'l12'] };

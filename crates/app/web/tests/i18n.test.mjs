@@ -39,7 +39,7 @@ function usedKeys() {
   for (const f of modules) {
     for (const m of read(f).matchAll(/\bt\(\s*'([\w.-]+)'\s*[,)]/g)) keys.add(m[1]);
   }
-  for (const m of html.matchAll(/data-i18n(?:-title)?="([\w.-]+)"/g)) keys.add(m[1]);
+  for (const m of html.matchAll(/data-i18n(?:-title|-placeholder)?="([\w.-]+)"/g)) keys.add(m[1]);
   return keys;
 }
 
@@ -50,7 +50,7 @@ test('every key the page names has words', () => {
 });
 
 test('every key the page makes from a value has words', () => {
-  const rules = [...html.matchAll(/<option value="(\w+)" data-i18n="rule\.\w+"/g)].map((m) => m[1]);
+  const rules = [...new Set([...html.matchAll(/<option value="(\w+)" data-i18n="rule\.\w+"/g)].map((m) => m[1]))];
   assert.deepEqual(rules, ['freestyle', 'standard', 'renju', 'caro5', 'caro6']);
   const made = [
     ...rules.map((r) => 'rule.' + r),
@@ -61,6 +61,7 @@ test('every key the page makes from a value has words', () => {
     ...['swap', 'keep', 'declare', 'ten'].map((b) => 'renju.btn.' + b),
     ...['first', 'second', 'black', 'white'].map((w) => 'renju.' + w),
     'black', 'white', 'info.hint', 'info.analysis', 'info.last', 'info.analyzing', 'info.thinking',
+    ...['black', 'white', 'draw', 'unknown'].map((o) => 'lib.outcome.' + o),
   ];
   for (const key of made) assert.ok(DICT.en[key] !== undefined, key);
   for (const m of html.matchAll(/data-renju="(\w+)"/g)) assert.ok(DICT.en['renju.btn.' + m[1]], m[1]);
