@@ -37,6 +37,10 @@ mod review;
 #[path = "web_e2e/layout.rs"]
 mod layout;
 
+// the library: a game through a restart, collections, the explorer
+#[path = "web_e2e/library.rs"]
+mod library;
+
 // `gomoku serve` itself, without a browser.
 mod serve_command {
     use super::browser::start_server;

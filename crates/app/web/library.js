@@ -203,7 +203,11 @@ export class LibraryPanel {
 
   /** Wires the panel's controls. */
   wire() {
-    $('open-library').addEventListener('click', () => this.refresh());
+    $('open-library').addEventListener('click', () => {
+      // (the last import's report is of another visit)
+      this.report = null;
+      this.refresh();
+    });
     for (const k of FILTER_FIELDS) {
       $('lib-' + k).addEventListener('input', () => {
         clearTimeout(this.timer);

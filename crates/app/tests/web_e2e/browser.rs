@@ -73,26 +73,41 @@ fn missing(what: &str) -> ! {
     )
 }
 
-/// Starts `gomoku serve --port 0` and reads the address it prints.
+/// Starts `gomoku serve --port 0` without a library and reads the address it prints.
 pub fn start_server() -> (Proc, String) {
+    serve("0", None).unwrap_or_else(|| panic!("gomoku serve did not start"))
+}
+
+/// Starts `gomoku serve --port port` with the library `library` (none without one), and reads
+/// the address it prints; `None` when it stops before that (the port is taken).
+fn serve(port: &str, library: Option<&Path>) -> Option<(Proc, String)> {
+    let mut args = vec!["serve", "--port", port, "--hash-mb", "8"];
+    let path;
+    match library {
+        Some(p) => {
+            path = p.display().to_string();
+            args.extend(["--library", &path]);
+        }
+        None => args.push("--no-library"),
+    }
     let mut child = Command::new(env!("CARGO_BIN_EXE_gomoku"))
-        .args(["serve", "--port", "0", "--hash-mb", "8", "--no-library"])
+        .args(&args)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
         .expect("gomoku serve starts");
     let stdout = child.stdout.take().expect("stdout is piped");
     let proc = Proc(child);
-    let mut line = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("gomoku serve prints its address");
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL in: {line}"))
-        .to_string();
-    (proc, url)
+    // (with a library, it says first where the library is)
+    let url = BufReader::new(stdout)
+        .lines()
+        .map_while(Result::ok)
+        .find_map(|line| {
+            line.split_whitespace()
+                .find(|w| w.starts_with("http://"))
+                .map(str::to_string)
+        })?;
+    Some((proc, url))
 }
 
 fn free_port() -> u16 {
@@ -177,20 +192,31 @@ async fn connect(driver_port: u16, profile: &Path, screen: Screen) -> Client {
         .expect("a WebDriver session with headless Chromium")
 }
 
-/// The server and chromedriver of one scenario.
+/// The server and chromedriver of one scenario, and the server's library (a file of a
+/// temporary folder) when it keeps one.
 pub struct World {
     pub url: String,
     driver_port: u16,
     _driver: Proc,
-    _server: Proc,
+    server: Mutex<Option<Proc>>,
+    library: Option<tempfile::TempDir>,
 }
 
 /// Scenarios take turns.
 static TURN: Mutex<()> = Mutex::new(());
 
-/// Runs `scenario` with the page open at 1400x1000 in a world of its own, after the scenarios
-/// before it in this test binary are done.
+/// Runs `scenario` with the page open at 1400x1000 in a world of its own (a server without a
+/// library), after the scenarios before it in this test binary are done.
 pub fn run(scenario: impl AsyncFnOnce(&World, &Page)) {
+    run_in(false, scenario);
+}
+
+/// Runs `scenario` as [`run`] does, with a server that keeps a library in a new file.
+pub fn run_with_library(scenario: impl AsyncFnOnce(&World, &Page)) {
+    run_in(true, scenario);
+}
+
+fn run_in(with_library: bool, scenario: impl AsyncFnOnce(&World, &Page)) {
     let _turn = TURN.lock().unwrap_or_else(PoisonError::into_inner);
     let started = Instant::now();
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -198,13 +224,16 @@ pub fn run(scenario: impl AsyncFnOnce(&World, &Page)) {
         .build()
         .expect("a runtime");
     runtime.block_on(async {
-        let (server, url) = start_server();
+        let library = with_library.then(|| tempfile::tempdir().expect("a library folder"));
+        let file = library.as_ref().map(|d| d.path().join("library.sqlite"));
+        let (server, url) = serve("0", file.as_deref()).expect("gomoku serve starts");
         let (driver, driver_port) = start_chromedriver();
         let world = World {
             url,
             driver_port,
             _driver: driver,
-            _server: server,
+            server: Mutex::new(Some(server)),
+            library,
         };
         let page = world.open(Screen::Desktop, "").await;
         scenario(&world, &page).await;
@@ -214,6 +243,44 @@ pub fn run(scenario: impl AsyncFnOnce(&World, &Page)) {
 }
 
 impl World {
+    /// The library's file (the scenario's server keeps one).
+    pub fn library(&self) -> PathBuf {
+        let dir = self.library.as_ref().expect("a server with a library");
+        dir.path().join("library.sqlite")
+    }
+
+    /// Kills the server (SIGKILL, as a crash would) and starts it again on the same port with
+    /// the same library.
+    pub async fn restart_server(&self) {
+        let file = self.library();
+        let port = self
+            .url
+            .trim_end_matches('/')
+            .rsplit(':')
+            .next()
+            .expect("a port");
+        let old = self
+            .server
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        drop(old);
+        let start = Instant::now();
+        // (the port may take a moment to be free again)
+        let (proc, url) = loop {
+            if let Some(started) = serve(port, Some(&file)) {
+                break started;
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "the server did not start again on port {port}"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        assert_eq!(url, self.url, "the same address");
+        *self.server.lock().unwrap_or_else(PoisonError::into_inner) = Some(proc);
+    }
+
     /// Opens the page (at `url` + `fragment`) in a new browser on `screen`, and waits until
     /// the board is drawn.
     pub async fn open(&self, screen: Screen, fragment: &str) -> Page {
@@ -447,6 +514,33 @@ impl Page {
             ),
         )
         .await;
+    }
+
+    /// Types `text` into the field `[data-testid=testid]` (in a dialog: opened first, and left
+    /// open), in place of what it held.
+    pub async fn type_into(&self, testid: &str, text: &str) {
+        self.open_its_dialog(testid).await;
+        let field = self
+            .c
+            .find(Locator::Css(&format!("[data-testid={testid}]")))
+            .await
+            .unwrap_or_else(|e| panic!("no [data-testid={testid}]: {e}"));
+        field.clear().await.expect("clear");
+        field.send_keys(text).await.expect("type");
+    }
+
+    /// Chooses the files `paths` in the file field `[data-testid=testid]`, as a person picking
+    /// them would (in a dialog: opened first, and left open).
+    pub async fn upload(&self, testid: &str, paths: &[PathBuf]) {
+        self.open_its_dialog(testid).await;
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        self.c
+            .find(Locator::Css(&format!("[data-testid={testid}]")))
+            .await
+            .unwrap_or_else(|e| panic!("no [data-testid={testid}]: {e}"))
+            .send_keys(&names.join("\n"))
+            .await
+            .unwrap_or_else(|e| panic!("cannot choose {names:?}: {e}"));
     }
 
     /// Puts `text` in the import box (its dialog left open).
