@@ -69,11 +69,18 @@ export async function exportText(id, format) {
   return text;
 }
 
-/** Follows game `id`'s events: `on.state(state)`, `on.info(progress)`, `on.closed()`, and
- * `on.lost()` when the connection closes for good. Returns the EventSource (to close it). */
+/** Follows game `id`'s events: `on.state(state, first)` (`first` for the first state of
+ * each connection: the server's current state, which may come from a server started again),
+ * `on.info(progress)`, `on.closed()`, and `on.lost()` when the connection closes for good.
+ * Returns the EventSource (to close it). */
 export function follow(id, on) {
   const events = new EventSource(GAMES + '/' + id + '/events');
-  events.addEventListener('state', (e) => on.state(JSON.parse(e.data)));
+  let first = true;
+  events.addEventListener('open', () => { first = true; });
+  events.addEventListener('state', (e) => {
+    on.state(JSON.parse(e.data), first);
+    first = false;
+  });
   events.addEventListener('info', (e) => on.info(JSON.parse(e.data)));
   events.addEventListener('closed', () => {
     events.close();
@@ -83,4 +90,10 @@ export function follow(id, on) {
     if (events.readyState === EventSource.CLOSED) on.lost();
   };
   return events;
+}
+
+/** Whether the events of `events` (an EventSource) come in now: while they do not, the
+ * server may be starting again. */
+export function connected(events) {
+  return !!events && events.readyState === 1;
 }

@@ -41,12 +41,14 @@ export class Session {
     this.events = null;
   }
 
-  /** Takes a state sent by the server (an older version of the same game is ignored). */
-  setGame(next) {
+  /** Takes a state sent by the server. An older version of the same game is ignored, unless
+   * it is `fresh`: the server's current state, which after the server started again (the game
+   * read back from the library) counts its versions from the start again. */
+  setGame(next, fresh = false) {
     const s = this.state;
     if (!next || typeof next !== 'object') return;
     const game = s.game;
-    if (game && next.id === game.id && next.version < game.version) return; // stale
+    if (game && next.id === game.id && next.version < game.version && !fresh) return; // stale
     const wasThinking = game && game.id === next.id && game.thinking;
     const other = !game || game.id !== next.id;
     if (other || game.version !== next.version) s.pending = null;
@@ -77,7 +79,9 @@ export class Session {
     const game = this.state.game;
     if (!game) return;
     try {
-      this.setGame(await api.act(game.id, path, body));
+      // (an answer while the events do not come in may be from a server started again)
+      const events = this.events;
+      this.setGame(await api.act(game.id, path, body), !!events && !api.connected(events));
       this.view.clearError();
     } catch (e) {
       this.view.showError(e);
@@ -89,7 +93,7 @@ export class Session {
   follow(id) {
     if (this.events) this.events.close();
     this.events = api.follow(id, {
-      state: (state) => this.setGame(state),
+      state: (state, first) => this.setGame(state, first),
       info: (info) => this.setLive(info),
       closed: () => this.view.showError({ code: 'closed' }),
       lost: async () => {

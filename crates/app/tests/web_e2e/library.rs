@@ -85,8 +85,14 @@ fn a_game_is_kept_whole_through_a_restart_and_its_analysis_found_again() {
     run_with_library(async |world, p| {
         game_with_a_side_line(p).await;
         let id = p.game_id().await;
-        // the server dies and starts again on the same library: the page finds the game
+        // the server dies and starts again on the same library: the page goes on with the
+        // game (read back from the library, its versions counted again from the start), and
+        // finds it whole when opened again
         world.restart_server().await;
+        p.click("nav-prev").await;
+        p.wait_moves("a move back after the restart", 4).await;
+        p.click("nav-next").await;
+        p.wait_moves("and forward again", 5).await;
         p.c.refresh().await.expect("the page again");
         p.wait(
             "the game after the restart",
