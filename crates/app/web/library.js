@@ -102,6 +102,7 @@ export class LibraryPanel {
     if (!info || !info.enabled) return;
     $('lib-where').textContent = t('lib.where', { path: info.path, games: num(info.games) });
     $('lib-where').title = info.path;
+    $('open-library').title = $('lib-where').textContent;
     $('lib-count').textContent = t('lib.count', { shown: num(this.games.length), total: num(this.total) });
     $('lib-export-filtered').href = library.exportUrl(filterQuery(this.filter()));
     $('lib-export-all').href = library.exportUrl('');
