@@ -146,3 +146,20 @@ test('the explorer asks nothing without a library, and again when the game\'s an
   await tick(80);
   assert.equal(api.asked.length, 2, 'the stored analysis is looked for once the game\'s own is gone');
 });
+
+test('folded, the explorer asks only for the stored analysis of the position', async () => {
+  const api = fakeLibrary();
+  const state = { library: { enabled: true }, game, setup: null, explorer: null, stored: null };
+  const ex = new Explorer(state, () => {}, api);
+  ex.open = () => false;
+  ex.follow();
+  await tick(80);
+  assert.equal(api.asked.length, 1);
+  assert.equal(api.asked[0].analysis, true);
+  assert.equal(api.asked[0].query, positionQuery(game));
+  api.asked[0].resolve({ analysis: { depth: 7, score: -20, nodes: 1, time_ms: 1, best: [{ move: 'g8', score: -20, depth: 7, pv: ['g8'] }] } });
+  await tick(0);
+  assert.equal(state.explorer, null);
+  assert.equal(storedHere(state).move, 'g8');
+  assert.equal(storedHere(state).depth, 7);
+});
