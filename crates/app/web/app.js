@@ -20,7 +20,7 @@ import { renderSetup, openSetup, setupClick, setupRequest } from './setup.js';
 import { formSettings, newGameBody, importRequest, showSettings, saveSettings, loadSettings } from './new-game.js';
 import { analysing, analysisInfo, personToMove, reviewing, refusal } from './game-state.js';
 import { currentNode, nodeBefore } from './tree.js';
-import { Explorer, renderExplorer, renderExplorerMarks, wireExplorer } from './explorer.js';
+import { Explorer, renderExplorer, renderExplorerMarks, storedHere, wireExplorer } from './explorer.js';
 import { LibraryPanel } from './library.js';
 import { renderNotes, wireNotes, labelClick } from './notes.js';
 import * as api from './api.js';
@@ -259,7 +259,7 @@ on('board', 'contextmenu', (e) => {
 on('board', 'pointerover', (e) => {
   if (e.pointerType !== 'mouse') return;
   const point = pointOf(e);
-  const analysis = analysisInfo(state.game, state.live);
+  const analysis = analysisInfo(state.game, state.live, storedHere(state));
   const onCandidate = point && analysis && (analysis.candidates || []).some((c) => c.move === point);
   if (point !== state.hoverPoint) {
     state.hoverPoint = point;

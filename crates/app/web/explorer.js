@@ -7,6 +7,7 @@
 // folded), to be shown at once without running the engine.
 
 import * as library from './library-api.js';
+import { gameTitle } from './library.js';
 import { CELL, px, parsePoint } from './coords.js';
 import { mateOf, scaleOf } from './evaluation.js';
 import { evalText, num } from './words.js';
@@ -70,6 +71,12 @@ export function storedInfo(analysis, game) {
 export function storedHere(s) {
   const st = s.stored;
   return st && s.game && !s.setup && st.key === positionKey(s.game) ? st.info : null;
+}
+
+/** The explorer's answer for the position on the board, when it came. */
+export function explorerHere(s) {
+  const ex = s.explorer;
+  return ex && s.game && !s.setup && ex.key === positionKey(s.game) ? ex.answer : null;
 }
 
 /** Asks the library about each position the board reaches, and keeps the answers in the
@@ -162,7 +169,7 @@ function resultBar(r) {
 /** A game of the explorer's list: its name or players, its result, the move it played
  * (`here`: the library's number of the game on the board, which is marked). */
 function gameEntry(t, g, here) {
-  const title = g.name || [g.black, g.white].filter(Boolean).join(' – ') || t('lib.untitled', { id: g.id });
+  const title = gameTitle(t, g);
   const li = html('li', g.id === here ? 'current' : null, null, { game: String(g.id), node: String(g.node), testid: 'ex-game' });
   li.title = g.id === here ? t('ex.thisGame') : t('ex.openTip');
   li.append(html('span', 'ex-title', title), ' ',
@@ -176,7 +183,7 @@ export function renderExplorer(s, t) {
   const enabled = !!(s.library && s.library.enabled);
   box.hidden = !enabled;
   if (!enabled) return;
-  const here = s.explorer && s.game && !s.setup && s.explorer.key === positionKey(s.game) ? s.explorer.answer : null;
+  const here = explorerHere(s);
   box.dataset.key = here ? s.explorer.key : '';
   box.dataset.games = here ? String(here.games) : '';
   $('ex-count').textContent = here ? (here.games === 1 ? t('ex.count1') : t('ex.count', { n: num(here.games) })) : '';
@@ -208,7 +215,7 @@ export function renderExplorerMarks(s) {
   if (!layer) return;
   layer.textContent = '';
   const box = $('explorer');
-  const here = s.explorer && s.game && !s.setup && s.explorer.key === positionKey(s.game) ? s.explorer.answer : null;
+  const here = explorerHere(s);
   if (!here || !s.options.explorerMarks || box.hidden || !box.open) return;
   for (const r of explorerRows(here, s.game)) {
     if (!r.point) continue;
