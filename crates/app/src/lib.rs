@@ -6,6 +6,7 @@ pub mod args;
 pub mod cli;
 pub mod clock;
 pub mod commands;
+pub mod corpus;
 pub mod eval_model;
 pub mod library;
 pub mod opening;
