@@ -46,6 +46,9 @@ pub enum Command {
     /// Play the engine against itself at a fixed node budget from random balanced openings
     /// and save every game with its result and the search's values (the training corpus).
     Selfplay(crate::commands::selfplay::Args),
+    /// The binary self-play corpora (`selfplay --format bin`): figures, the games as text,
+    /// several joined into one.
+    Corpus(crate::commands::corpus::Args),
     /// The library of games and analyses: import collections (SGF, PSQ, RenLib), list, show,
     /// explore a position, export as SGF.
     Library(crate::commands::library::Args),

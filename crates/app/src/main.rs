@@ -50,6 +50,7 @@ fn main() -> ExitCode {
         Some(Command::Review(a)) => commands::review::run(a),
         Some(Command::Train(a)) => commands::train::run(a),
         Some(Command::Selfplay(a)) => commands::selfplay::run(a),
+        Some(Command::Corpus(a)) => commands::corpus::run(a),
         Some(Command::Library(a)) => commands::library::run(a),
         None => commands::serve::run(&commands::serve::Args::default()),
     };
