@@ -511,6 +511,10 @@ impl Session {
                 self.settings.set_time_left(v);
                 self.tighten_deadline();
             }),
+            // Yixin-Board: milliseconds added to our clock after each of our moves
+            "time_increment" => non_negative().map(|v| {
+                self.settings.increment_ms = v.min(gomoku_engine::search::time::MAX_LIMIT_MS);
+            }),
             "max_memory" => non_negative().map(|v| {
                 self.settings.max_memory = v;
                 self.settings.hash_kb = None;
@@ -749,3 +753,25 @@ mod tests;
 
 #[cfg(test)]
 mod props;
+
+#[cfg(test)]
+mod increment {
+    use super::*;
+
+    #[test]
+    fn info_time_increment_reaches_the_budget() {
+        let (events, _rx) = super::super::channel();
+        let mut s = Session::new(Output::new(std::io::sink()), events);
+        assert_eq!(s.settings.budget().increment_ms, None);
+        // (value, the increment after it): a bad value changes nothing
+        for (value, after) in [
+            ("2000", Some(2_000)),
+            ("-5", Some(2_000)),
+            ("x", Some(2_000)),
+            ("0", None),
+        ] {
+            s.info("time_increment", value);
+            assert_eq!(s.settings.budget().increment_ms, after, "{value}");
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! What the manager told us through `INFO`: rule, time limits, memory, threads; and how that
 //! turns into a rule, a table size and the search limits of one move.
 
+use gomoku_engine::search::time::move_cap_ms;
 use gomoku_engine::{Limits, Rule};
 
 /// Turn time used until the manager sends `INFO timeout_turn` (milliseconds).
@@ -34,8 +35,12 @@ pub struct Settings {
     pub timeout_match: u64,
     /// Last `time_left` in milliseconds, minus what we used since (None = not limited).
     pub time_left: Option<u64>,
-    /// Milliseconds we thought in this match (for `timeout_match` without `time_left`).
+    /// Milliseconds we thought in this match, less the increments (for `timeout_match`
+    /// without `time_left`).
     pub used_ms: u64,
+    /// `time_increment` (Yixin-Board's key): milliseconds added to our clock after each of our
+    /// moves (0 = none).
+    pub increment_ms: u64,
     /// `max_memory` in bytes (0 = no limit).
     pub max_memory: u64,
     /// Table size asked for by Yixin-Board's `INFO hash_size` (KB); overrides `max_memory`.
@@ -62,6 +67,7 @@ impl Default for Settings {
             timeout_match: 0,
             time_left: None,
             used_ms: 0,
+            increment_ms: 0,
             max_memory: 0,
             hash_kb: None,
             threads: 1,
@@ -104,11 +110,12 @@ impl Settings {
         self.used_ms = 0;
     }
 
-    /// Accounts for `ms` of our own thinking (the manager resends `time_left`, but may not).
+    /// Accounts for a move of ours that took `ms`, and the increment after it (the manager
+    /// resends `time_left`, but may not).
     pub fn spend(&mut self, ms: u64) {
-        self.used_ms += ms;
+        self.used_ms = (self.used_ms + ms).saturating_sub(self.increment_ms);
         if let Some(left) = self.time_left.as_mut() {
-            *left = left.saturating_sub(ms);
+            *left = left.saturating_sub(ms).saturating_add(self.increment_ms);
         }
     }
 
@@ -128,6 +135,7 @@ impl Settings {
         TimeBudget {
             turn_ms: self.timeout_turn,
             game_left_ms: self.game_left(),
+            increment_ms: (self.increment_ms > 0).then_some(self.increment_ms),
             depth: self.max_depth,
             nodes: self.max_nodes,
         }
@@ -142,6 +150,8 @@ pub struct TimeBudget {
     pub turn_ms: u64,
     /// Match time left, if the match is timed.
     pub game_left_ms: Option<u64>,
+    /// Time added to the match clock after each of our moves.
+    pub increment_ms: Option<u64>,
     /// Nominal depth limit.
     pub depth: Option<i32>,
     /// Node limit.
@@ -168,6 +178,7 @@ impl TimeBudget {
         Limits {
             move_time_ms: Some(self.turn_ms.saturating_sub(waited_ms)),
             game_time_left_ms: self.game_left_ms.map(|g| g.saturating_sub(waited_ms)),
+            increment_ms: self.increment_ms,
             margin_ms: self.margin_ms(),
             depth: self.depth,
             nodes: self.nodes,
@@ -180,8 +191,8 @@ impl TimeBudget {
     #[must_use]
     pub fn hard_deadline_ms(&self) -> u64 {
         let limit = self.game_left_ms.map_or(self.turn_ms, |g| {
-            // the engine never spends more than a quarter of the match time on one move
-            (g / 4).min(self.turn_ms)
+            // the engine never spends more of the match time on one move than this cap
+            move_cap_ms(g, self.increment_ms.unwrap_or(0)).min(self.turn_ms)
         });
         limit
             .min(gomoku_engine::search::time::MAX_LIMIT_MS)
@@ -273,6 +284,17 @@ mod tests {
         assert_eq!(s.game_left(), None);
         s.new_match();
         assert_eq!(s.used_ms, 0);
+        // an increment comes back after each move, in both ways of keeping the clock
+        s.increment_ms = 500;
+        s.timeout_match = 5_000;
+        s.spend(1_200);
+        assert_eq!(s.game_left(), Some(4_300));
+        s.spend(200);
+        assert_eq!(s.game_left(), Some(4_600));
+        s.set_time_left(1_000);
+        s.spend(1_200);
+        assert_eq!(s.game_left(), Some(500));
+        assert_eq!(s.budget().increment_ms, Some(500));
     }
 
     #[test]
@@ -280,6 +302,7 @@ mod tests {
         let b = TimeBudget {
             turn_ms: 50,
             game_left_ms: Some(5_000),
+            increment_ms: None,
             depth: None,
             nodes: Some(1_000),
         };
@@ -294,6 +317,7 @@ mod tests {
         let b = TimeBudget {
             turn_ms: 30_000,
             game_left_ms: None,
+            increment_ms: None,
             depth: Some(8),
             nodes: None,
         };
@@ -303,6 +327,7 @@ mod tests {
         let b = TimeBudget {
             turn_ms: 0,
             game_left_ms: None,
+            increment_ms: None,
             depth: None,
             nodes: None,
         };
@@ -310,5 +335,16 @@ mod tests {
         assert_eq!(b.margin_ms(), 0);
         // waiting longer than the budget leaves nothing, not an underflow
         assert_eq!(b.limits(500).move_time_ms, Some(0));
+        // the increment reaches the engine, and the hard deadline allows its share of it
+        let b = TimeBudget {
+            turn_ms: 10_000,
+            game_left_ms: Some(4_000),
+            increment_ms: Some(2_000),
+            depth: None,
+            nodes: None,
+        };
+        assert_eq!(b.limits(0).increment_ms, Some(2_000));
+        // a quarter of 4 s plus half of 2 s, less the 160 ms margin
+        assert_eq!(b.hard_deadline_ms(), 1_840);
     }
 }

@@ -1,9 +1,11 @@
 //! Iterative deepening: one iteration after another, each with an aspiration window around
-//! the last value, until the time, the depth or a proven result ends the search; with Lazy
-//! SMP, iterations other threads completed are adopted instead of searched again.
+//! the last value, until the depth, a stop or the time manager's verdict on the iterations so
+//! far (`TimeManager::decide`: the time, a dominant move, a proven result) ends the search;
+//! with Lazy SMP, iterations other threads completed are adopted instead of searched again.
 
 use super::{RootEntry, Worker};
-use crate::search::score::{is_decisive, Score, INFINITE, WIN};
+use crate::search::score::{is_decisive, Score, INFINITE};
+use crate::search::time::{IterationRecord, StopReason, Verdict};
 use crate::search::{RootMove, SearchEvent, SearchInfo, SearchResult, ValueBound, MAX_DEPTH};
 use crate::types::Pos;
 use std::sync::atomic::Ordering;
@@ -19,6 +21,8 @@ struct Progress {
     last_iter_nodes: u64,
     /// The last iteration reported.
     info: SearchInfo,
+    /// Every iteration completed or adopted, for the time manager's stop rules.
+    history: Vec<IterationRecord>,
 }
 
 impl Worker<'_> {
@@ -47,6 +51,7 @@ impl Worker<'_> {
                 pv: Vec::new(),
                 hashfull: 0,
             },
+            history: Vec::new(),
         };
         if !self.root.is_empty() {
             let mut depth = 0;
@@ -66,7 +71,7 @@ impl Worker<'_> {
                     if self.stopped {
                         break;
                     }
-                    if self.id == 0 && self.sh.time.should_stop_iterating() {
+                    if self.id == 0 && self.sh.time.decide(&pr.history) != Verdict::Continue {
                         break;
                     }
                     continue;
@@ -85,7 +90,7 @@ impl Worker<'_> {
                     }
                 }
                 self.complete_iteration(depth, nodes_before, &mut pr, report);
-                if self.ends_search(depth, max_depth, pr.score) {
+                if self.ends_search(depth, max_depth, &pr.history) {
                     break;
                 }
             }
@@ -185,6 +190,7 @@ impl Worker<'_> {
         let (d, v) = self.adopt_and_report(&mut pr.info, report)?;
         pr.completed = d;
         pr.score = v;
+        self.record(d, pr);
         if self.id == 0 {
             self.sh.completed_depth.store(d as u64, Ordering::Relaxed);
         }
@@ -203,6 +209,7 @@ impl Worker<'_> {
     ) {
         pr.completed = depth;
         pr.score = self.root[0].rm.score;
+        self.record(depth, pr);
         let (nodes, hits) = self.totals();
         let iter_nodes = nodes - nodes_before;
         if pr.last_iter_nodes > 0 {
@@ -248,10 +255,22 @@ impl Worker<'_> {
         }
     }
 
-    /// Whether the search ends after iteration `depth` with value `score`: the depth limit
-    /// (which stops every thread), a stop, a proven result that cannot change any more, a
-    /// single root move, or the time manager's word (main thread).
-    fn ends_search(&self, depth: i32, max_depth: i32, score: Score) -> bool {
+    /// Adds iteration `depth`, whose best move heads the root list and whose value is
+    /// `pr.score`, to the history the stop rules read.
+    fn record(&self, depth: i32, pr: &mut Progress) {
+        pr.history.push(IterationRecord {
+            depth,
+            best: self.root[0].rm.pos,
+            score: pr.score,
+            elapsed: self.sh.time.elapsed(),
+        });
+    }
+
+    /// Whether the search ends after iteration `depth` (the last of `history`): the depth
+    /// limit (which stops every thread), a stop, a single root move, or the time manager's
+    /// verdict: a proven result that cannot change any more ends every thread's search, the
+    /// time rules the main thread's.
+    fn ends_search(&self, depth: i32, max_depth: i32, history: &[IterationRecord]) -> bool {
         if depth >= max_depth {
             // any thread reaching the depth limit ends the search
             self.sh.internal_stop.store(true, Ordering::Relaxed);
@@ -260,14 +279,14 @@ impl Worker<'_> {
         if self.stopped {
             return true;
         }
-        // stop early when the result is proven and cannot change any more
-        if is_decisive(score) && depth > WIN - score.abs() + 1 && self.sh.time.is_timed() {
-            return true;
-        }
         if self.root.len() == 1 && self.sh.time.is_timed() && depth >= 2 {
             return true;
         }
-        self.id == 0 && self.sh.time.should_stop_iterating()
+        match self.sh.time.decide(history) {
+            Verdict::Continue => false,
+            Verdict::Stop(StopReason::Proven) => true,
+            Verdict::Stop(_) => self.id == 0,
+        }
     }
 
     /// The search's result: the best root move with its value and line, and the counters.
