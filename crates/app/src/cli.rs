@@ -22,6 +22,9 @@ pub enum Command {
     Bench(crate::commands::bench::Args),
     /// Measure make+unmake throughput of the board (moves per second).
     BenchBoard(crate::commands::bench_board::Args),
+    /// How the engines of a match spent their clocks (a `match.sh` folder: games.sgf and
+    /// msg.txt): per game and over the match, ours against the opponent's.
+    ClockReport(crate::commands::clock_report::Args),
     /// Speak the Gomocup pbrain protocol on standard input and output (as `pbrain-gomoku`).
     Pbrain(crate::commands::pbrain::Args),
     /// Serve the board in the browser (the default without a subcommand).

@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod bench_board;
+pub mod clock_report;
 pub mod corpus;
 pub mod library;
 pub mod match_cmd;
