@@ -22,6 +22,9 @@ pub enum Command {
     Bench(crate::commands::bench::Args),
     /// Measure make+unmake throughput of the board (moves per second).
     BenchBoard(crate::commands::bench_board::Args),
+    /// Timed analyses of a few standard positions: every iteration with its time, best move
+    /// and value, the depth reached and the table's fill (does a long analysis keep going?).
+    BenchAnalysis(crate::commands::bench_analysis::Args),
     /// How the engines of a match spent their clocks (a `match.sh` folder: games.sgf and
     /// msg.txt): per game and over the match, ours against the opponent's.
     ClockReport(crate::commands::clock_report::Args),

@@ -39,6 +39,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Some(Command::Position(a)) => commands::position::run(a),
         Some(Command::BenchBoard(a)) => commands::bench_board::run(a),
+        Some(Command::BenchAnalysis(a)) => commands::bench_analysis::run(a),
         Some(Command::ClockReport(a)) => commands::clock_report::run(a),
         Some(Command::Think(a)) => commands::think::run(a),
         Some(Command::Analyze(a)) => commands::analyze::run(a),

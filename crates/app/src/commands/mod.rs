@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod bench_analysis;
 pub mod bench_board;
 pub mod clock_report;
 pub mod corpus;
