@@ -608,6 +608,17 @@ impl Board {
         (k22 & 0x3FF) | ((k22 >> 12) << 10)
     }
 
+    /// The shape key of the nine points centred on `p` along `d`: two bits a point (0 empty,
+    /// 1 black, 2 white, 3 off the board), the point four steps back in the lowest bits (the
+    /// network's input, [`crate::nnue::shape`]).
+    #[inline]
+    #[must_use]
+    pub fn shape_key(&self, p: Pos, d: Dir) -> u32 {
+        let (id, off) = line_id(d.index(), p.index());
+        (self.lines[d.index()][id] >> (2 * (off - crate::nnue::shape::REACH as u32))) as u32
+            & (crate::nnue::shape::NUM_KEYS as u32 - 1)
+    }
+
     /// Calls `f` for every empty point near a stone (the move candidates). On an empty board
     /// there are none; callers usually play the centre then.
     #[inline]

@@ -15,6 +15,7 @@ pub mod board;
 pub mod decision;
 pub mod eval;
 pub mod game;
+pub mod nnue;
 pub mod notation;
 pub mod pattern;
 pub mod record;
