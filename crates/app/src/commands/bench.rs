@@ -167,17 +167,73 @@ pub fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
+/// The evaluator a search with `params` uses, in words.
+fn evaluator_name(params: &SearchParams) -> &'static str {
+    if params.nnue {
+        "network"
+    } else {
+        "tables"
+    }
+}
+
 /// Searches `records` with one thread `--runs` times and prints the nodes, the speed and the
-/// signature (`Bench: N` for the built-in positions).
+/// signature (`Bench: N` for the built-in positions); then, when the model has a network,
+/// the speed of the other evaluator (the network or the tables) on the same positions.
 ///
 /// # Errors
 /// A position that cannot be searched.
 fn bench(args: &Args, records: &[Record], params: &SearchParams) -> Result<()> {
+    let (total_nodes, rates, sig) = timed_runs(args, records, params, !args.quiet)?;
+    let mid = median(&rates);
     let runs = args.runs;
+    println!("===========================");
+    println!("Depth         : {}", args.depth);
+    println!("Total nodes   : {total_nodes}");
+    println!(
+        "Nodes/second  : {:.0}  (median of {runs} run{}: {}; {})",
+        mid,
+        if runs == 1 { "" } else { "s" },
+        rates
+            .iter()
+            .map(|r| format!("{:.0}", r))
+            .collect::<Vec<_>>()
+            .join(", "),
+        evaluator_name(params)
+    );
+    let has_network = records.iter().any(|r| {
+        gomoku_engine::nnue::NnueModel::active()
+            .net(r.rule)
+            .is_some()
+    });
+    if has_network {
+        let mut other = params.clone();
+        other.nnue = !other.nnue;
+        let (nodes, rates, _) = timed_runs(args, records, &other, false)?;
+        println!(
+            "Nodes/second  : {:.0}  ({}: {nodes} nodes)",
+            median(&rates),
+            evaluator_name(&other)
+        );
+    }
+    println!("Signature     : {sig:016x}");
+    if args.positions.is_none() {
+        println!("Bench: {total_nodes}");
+    }
+    Ok(())
+}
+
+/// `--runs` timed searches of `records` with `params`: the nodes of a run, the sorted nodes
+/// per second of the runs, the signature; with `show`, a line a position of the first run.
+fn timed_runs(
+    args: &Args,
+    records: &[Record],
+    params: &SearchParams,
+    show: bool,
+) -> Result<(u64, Vec<f64>, u64)> {
     let mut rates = Vec::new();
     let mut total_nodes = 0;
     let mut sig = 0;
-    for run in 0..runs {
+    for run in 0..args.runs {
         let mut items = Vec::new();
         let mut nodes = 0u64;
         let mut secs = 0.0;
@@ -186,7 +242,7 @@ fn bench(args: &Args, records: &[Record], params: &SearchParams) -> Result<()> {
             nodes += res.stats.nodes;
             secs += t;
             items.push((res.stats.nodes, res.score, res.best_move.index()));
-            if run == 0 && !args.quiet {
+            if run == 0 && show {
                 println!(
                     "position {:>2}/{}: {:<9} {}x{}  best {:<4} score {:>10}  depth {:>2}  nodes {:>10}  time {:>7.0} ms",
                     i + 1,
@@ -207,25 +263,7 @@ fn bench(args: &Args, records: &[Record], params: &SearchParams) -> Result<()> {
         rates.push(nodes as f64 / secs.max(1e-9));
     }
     rates.sort_by(f64::total_cmp);
-    let mid = median(&rates);
-    println!("===========================");
-    println!("Depth         : {}", args.depth);
-    println!("Total nodes   : {total_nodes}");
-    println!(
-        "Nodes/second  : {:.0}  (median of {runs} run{}: {})",
-        mid,
-        if runs == 1 { "" } else { "s" },
-        rates
-            .iter()
-            .map(|r| format!("{:.0}", r))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    println!("Signature     : {sig:016x}");
-    if args.positions.is_none() {
-        println!("Bench: {total_nodes}");
-    }
-    Ok(())
+    Ok((total_nodes, rates, sig))
 }
 
 /// Times the search of `records` to the depth with one thread and with `threads`, and prints

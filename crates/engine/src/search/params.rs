@@ -122,6 +122,18 @@ pub struct SearchParams {
     /// Young Brothers Wait: one history table for all threads. Off, each thread keeps its own
     /// and copies the owner's when it joins a shared node.
     pub shared_history: bool,
+    /// The network evaluates ([`crate::nnue`]) where the model in use has a network for the
+    /// board's rule; elsewhere, and when off, the tables do.
+    pub nnue: bool,
+    /// Move ordering with the network: points of ordering score per unit of the policy's logit
+    /// added to a move's score (0: the policy does not order).
+    pub nnue_policy_weight: i32,
+    /// Policy reduction with the network: a late move whose policy logit is under the best of
+    /// its node's list is reduced by this many sixteenths of a ply per unit of logit (0: off),
+    /// at most [`SearchParams::nnue_policy_lmr_max`].
+    pub nnue_policy_lmr: i32,
+    /// See [`SearchParams::nnue_policy_lmr`]: sixteenths of a ply.
+    pub nnue_policy_lmr_max: i32,
 }
 
 const ASPIRATION_MIN_DEPTH: i32 = 5;
@@ -168,6 +180,10 @@ const FAIL_HIGH_MARGIN_OPPO4: Score = 87;
 // list, starting 300 under it): self-play at 200 ms a move 58/120 against the search without
 // it (freestyle), and 17% fewer nodes at a fixed depth.
 const POLICY_LMR_MAX: i32 = 0;
+const NNUE: bool = false;
+const NNUE_POLICY_WEIGHT: i32 = 100;
+const NNUE_POLICY_LMR: i32 = 0;
+const NNUE_POLICY_LMR_MAX: i32 = 2 * PLY;
 const POLICY_LMR_OFFSET: i32 = 300;
 const POLICY_LMR_UNIT: i32 = 300;
 const CUTNODE_REDUCTION: i32 = 29;
@@ -244,6 +260,10 @@ impl Default for SearchParams {
             ybwc_max_threads: YBWC_MAX_THREADS,
             split_min_depth: SPLIT_MIN_DEPTH,
             shared_history: SHARED_HISTORY,
+            nnue: NNUE,
+            nnue_policy_weight: NNUE_POLICY_WEIGHT,
+            nnue_policy_lmr: NNUE_POLICY_LMR,
+            nnue_policy_lmr_max: NNUE_POLICY_LMR_MAX,
         }
     }
 }
@@ -543,6 +563,10 @@ pub const PARAMS: &[Param] = &[
     count("ybwc_max_threads",          0,        256,       |p| &mut p.ybwc_max_threads),
     int("split_min_depth",             1,        100,       |p| &mut p.split_min_depth),
     switch("shared_history",                                |p| &mut p.shared_history),
+    switch("nnue",                                          |p| &mut p.nnue),
+    int("nnue_policy_weight",          0,        10_000,    |p| &mut p.nnue_policy_weight),
+    int("nnue_policy_lmr",             0,        8 * PLY,   |p| &mut p.nnue_policy_lmr),
+    int("nnue_policy_lmr_max",         0,        8 * PLY,   |p| &mut p.nnue_policy_lmr_max),
 ];
 
 const fn int(name: &'static str, lo: i32, hi: i32, f: fn(&mut SearchParams) -> &mut i32) -> Param {

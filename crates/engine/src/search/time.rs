@@ -606,7 +606,14 @@ mod tests {
     fn the_allocation_from_the_clocks_and_the_stage() {
         // (size, stones, time left, increment, move time, iteration start %) → (optimum,
         // iterate until, maximum, flexible), in ms, without a margin
-        type Given = (usize, usize, Option<u64>, Option<u64>, Option<u64>, Option<u32>);
+        type Given = (
+            usize,
+            usize,
+            Option<u64>,
+            Option<u64>,
+            Option<u64>,
+            Option<u32>,
+        );
         type Want = (u64, u64, u64, bool);
         #[rustfmt::skip]
         let rows: &[(Given, Want)] = &[

@@ -24,11 +24,12 @@ pub(crate) use split::SplitPoint;
 
 use super::movegen::ScoredMove;
 use super::params::{SearchParams, PLY};
-use super::score::Score;
+use super::score::{Score, WIN_MIN};
 use super::time::{Limits, TimeManager};
 use super::tt::TranspositionTable;
 use super::{RootMove, SearchOptions, SearchStats, MAX_PLY};
 use crate::board::Board;
+use crate::nnue::{Accumulator, NnueModel};
 use crate::pattern::Pattern4;
 use crate::types::Pos;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -74,6 +75,10 @@ struct NodeCtx {
     likely_fail_high: bool,
     /// The best ordering score (pcode tables only) of the node's list, once it is made.
     policy_top: i32,
+    /// The network policy's query of the node and the best logit of its list, once it is
+    /// made (`i32::MIN` without the network's policy).
+    nn_query: [i16; crate::nnue::FEAT],
+    nn_policy_top: i32,
 }
 
 /// State shared by all threads of one search.
@@ -149,6 +154,9 @@ pub(crate) struct Worker<'a> {
     splits: Vec<Arc<SplitPoint>>,
     /// The tie salt of this thread's move ordering (0: none).
     salt: u64,
+    /// The network's state of the board, when the network evaluates (see
+    /// [`SearchParams::nnue`]); it follows every move the search makes.
+    nn: Option<Accumulator>,
 }
 
 impl Default for Frame {
@@ -162,6 +170,9 @@ impl Default for Frame {
         }
     }
 }
+
+/// A policy logit of 1, in the network's integer units.
+const POLICY_LOGIT: i64 = (crate::nnue::QX * crate::nnue::QA) as i64;
 
 /// The depths in whole plies with a precomputed move count limit.
 const MCL_PLIES: usize = 64;
@@ -187,6 +198,12 @@ impl<'a> Worker<'a> {
     pub(crate) fn new(id: usize, board: Board, sh: &'a Shared<'a>) -> Worker<'a> {
         let board_len = board.ply();
         let fail_high_reduction = sh.params.fail_high_reduction_for(board.rule());
+        let nn = sh
+            .params
+            .nnue
+            .then(|| NnueModel::active().net(board.rule()))
+            .flatten()
+            .map(|net| Accumulator::new(net, &board));
         Worker {
             id,
             board,
@@ -220,6 +237,7 @@ impl<'a> Worker<'a> {
             // the threads of Young Brothers Wait search one tree, in one order
             salt: if sh.ybwc { 0 } else { id as u64 * 0x9E37_79B9 },
             splits: Vec::new(),
+            nn,
         }
     }
 
@@ -294,6 +312,65 @@ impl<'a> Worker<'a> {
     #[inline]
     fn frame(&mut self, ply: usize) -> &mut Frame {
         &mut self.frames[ply + FRAME_OFFSET]
+    }
+
+    /// Plays `m` (an empty point) on the board and in the network's state.
+    #[inline]
+    fn play(&mut self, m: Pos) {
+        self.board.play_unchecked(m);
+        if let Some(nn) = &mut self.nn {
+            nn.make(&self.board, m);
+        }
+    }
+
+    /// Takes back the last move or pass of the board and of the network's state.
+    #[inline]
+    fn unplay(&mut self) {
+        if let Some(m) = self.board.undo() {
+            if let (true, Some(nn)) = (m.is_point(), &mut self.nn) {
+                nn.unmake();
+            }
+        }
+    }
+
+    /// Adds the network policy's logits to the ordering scores of `list`, the moves of
+    /// `node` (`us` to move), and keeps the node's query and best logit; nothing without the
+    /// network or with the policy off.
+    fn apply_policy(&self, node: &mut NodeCtx, list: &mut [ScoredMove], us: crate::Color) {
+        let Some(nn) = &self.nn else { return };
+        let w = i64::from(self.params.nnue_policy_weight);
+        if w == 0 && self.params.nnue_policy_lmr == 0 {
+            return;
+        }
+        let q = nn.policy_query(us);
+        let top = nn.add_policy(&q, list, w, POLICY_LOGIT);
+        node.nn_query = q;
+        node.nn_policy_top = top;
+    }
+
+    /// The policy reduction of `m` at `node` (sixteenths of a ply), before `m` is played.
+    #[inline]
+    fn policy_reduction(&self, node: &NodeCtx, m: Pos) -> i32 {
+        let (Some(nn), lmr) = (&self.nn, self.params.nnue_policy_lmr) else {
+            return 0;
+        };
+        if lmr == 0 || node.nn_policy_top == i32::MIN {
+            return 0;
+        }
+        let below = i64::from(node.nn_policy_top) - i64::from(nn.policy_logit(&node.nn_query, m));
+        ((below.max(0) * i64::from(lmr) / POLICY_LOGIT) as i32).min(self.params.nnue_policy_lmr_max)
+    }
+
+    /// The static evaluation of the board for the side to move: the network's when it
+    /// evaluates, else the tables'.
+    #[inline]
+    fn evaluate(&self) -> Score {
+        match &self.nn {
+            Some(nn) => nn
+                .evaluate(self.board.to_move())
+                .clamp(-WIN_MIN + 1, WIN_MIN - 1),
+            None => crate::eval::evaluate(&self.board),
+        }
     }
 }
 

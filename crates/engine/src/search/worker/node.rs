@@ -4,8 +4,6 @@
 use super::ordering::{chebyshev, MoveOrdering, HIST_BONUS_MAX, HIST_MAX};
 use super::symmetry::drop_images;
 use super::{NodeCtx, Worker, FRAME_OFFSET, POLL_INTERVAL};
-use crate::board::Board;
-use crate::eval::evaluate;
 use crate::pattern::Pattern4;
 use crate::search::movegen::{gen_all, gen_defence, order_score, own_class, pick_best, ScoredMove};
 use crate::search::params::PLY;
@@ -210,7 +208,12 @@ impl Worker<'_> {
         // the child's key is known before the move is made: its bucket loads while the
         // board updates its patterns
         self.sh.tt.prefetch(self.board.key_after(m));
-        self.board.play_unchecked(m);
+        let policy_r = if count == 1 {
+            0
+        } else {
+            self.policy_reduction(node, m)
+        };
+        self.play(m);
         let mut v;
         if count == 1 {
             v = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, !PV && !cut_node);
@@ -224,6 +227,7 @@ impl Worker<'_> {
                 depth,
                 (our_class, their_class),
                 (dist_self, dist_oppo),
+                policy_r,
             );
             let d = (new_depth - r).min(new_depth).max(PLY.min(new_depth));
             v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
@@ -257,7 +261,7 @@ impl Worker<'_> {
                 v = -self.search::<true>(-beta, -alpha, full, ply + 1, false);
             }
         }
-        self.board.undo();
+        self.unplay();
         Some(v)
     }
 
@@ -315,6 +319,7 @@ impl Worker<'_> {
         depth: i32,
         (our_class, their_class): (Pattern4, Pattern4),
         (dist_self, dist_oppo): (i32, i32),
+        policy_r: i32,
     ) -> i32 {
         let NodeCtx {
             tt_pv,
@@ -356,6 +361,7 @@ impl Worker<'_> {
                     .params
                     .policy_reduction(node.policy_top.saturating_sub(p));
             }
+            r += policy_r;
             let h = self.history.0[us.index()][m.index()].load(Ordering::Relaxed);
             // up to a ply less for moves with a good history, more for a bad one
             r -= (h / (HIST_MAX / PLY)).clamp(-PLY, PLY);
@@ -400,7 +406,7 @@ impl Worker<'_> {
             Ok(f) => f,
         };
         if ply >= MAX_PLY - 4 {
-            return evaluate(&self.board);
+            return self.evaluate();
         }
         // Step 2. Mate distance pruning.
         alpha = alpha.max(loss_in(p));
@@ -439,7 +445,7 @@ impl Worker<'_> {
             let e = self.frame(ply).static_eval;
             (e, e)
         } else {
-            Self::static_eval(&self.board, tt_hit)
+            self.static_eval(tt_hit)
         };
         {
             let f = self.frame(ply);
@@ -520,6 +526,8 @@ impl Worker<'_> {
                 && !is_decisive(beta)
                 && eval >= beta + self.params.fail_high_margin(depth, oppo4),
             policy_top: i32::MIN,
+            nn_query: [0; crate::nnue::FEAT],
+            nn_policy_top: i32::MIN,
         };
         let searched = match self.search_moves::<PV>(&node, &ordering, alpha, depth, eval) {
             Ok(s) => s,
@@ -581,7 +589,7 @@ impl Worker<'_> {
         f.current = Some(blk);
         f.move_class = (class, Pattern4::Five);
         self.sh.tt.prefetch(self.board.key_after(blk));
-        self.board.play_unchecked(blk);
+        self.play(blk);
         let v = -self.search::<PV>(
             -beta,
             -alpha,
@@ -589,7 +597,7 @@ impl Worker<'_> {
             ply + 1,
             !cut_node,
         );
-        self.board.undo();
+        self.unplay();
         if PV && !self.stopped && v > alpha {
             self.update_pv(ply, blk);
         }
@@ -632,8 +640,8 @@ impl Worker<'_> {
     /// and the evaluation the pruning uses: the table's value instead where its bound says
     /// it is closer to the truth.
     #[inline(always)]
-    fn static_eval(board: &Board, tt_hit: Option<(TtHit, Score)>) -> (Score, Score) {
-        let static_eval = tt_hit.map_or_else(|| evaluate(board), |(h, _)| h.eval);
+    fn static_eval(&self, tt_hit: Option<(TtHit, Score)>) -> (Score, Score) {
+        let static_eval = tt_hit.map_or_else(|| self.evaluate(), |(h, _)| h.eval);
         let mut eval = static_eval;
         if let Some((h, s)) = tt_hit {
             let fits = if s > eval {
@@ -690,7 +698,7 @@ impl Worker<'_> {
             self.frame(ply).current = None;
             self.board.pass();
             let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
-            self.board.undo();
+            self.unplay();
             if self.stopped {
                 return Some(0);
             }
@@ -753,6 +761,7 @@ impl Worker<'_> {
             if self.params.policy_lmr_max > 0 {
                 node.policy_top = policy_top(&list);
             }
+            self.apply_policy(node, &mut list, us);
             self.order(&mut list, ordering, us);
         }
         let mut generated = !staged;
@@ -784,6 +793,7 @@ impl Worker<'_> {
                 if self.params.policy_lmr_max > 0 {
                     node.policy_top = policy_top(&list);
                 }
+                self.apply_policy(node, &mut list, us);
                 self.order(&mut list, ordering, us);
                 pick_best(&mut list, 0);
                 debug_assert_eq!(list[0].pos, tt_move);

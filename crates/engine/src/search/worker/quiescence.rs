@@ -3,7 +3,6 @@
 //! position.
 
 use super::Worker;
-use crate::eval::evaluate;
 use crate::pattern::Pattern4;
 use crate::search::score::{from_tt, loss_in, to_tt, win_in, Score};
 use crate::search::tt::Bound;
@@ -29,7 +28,7 @@ impl Worker<'_> {
             Ok(f) => f,
         };
         if ply >= MAX_PLY - 4 {
-            return evaluate(&self.board);
+            return self.evaluate();
         }
         alpha = alpha.max(loss_in(p));
         beta = beta.min(win_in(p + 1));
@@ -39,9 +38,9 @@ impl Worker<'_> {
         if let Some(blk) = forced {
             // the opponent's four must be blocked, whatever we hoped to do
             self.sh.tt.prefetch(self.board.key_after(blk));
-            self.board.play_unchecked(blk);
+            self.play(blk);
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth);
-            self.board.undo();
+            self.unplay();
             if PV && !self.stopped && v > alpha {
                 self.update_pv(ply, blk);
             }
@@ -65,7 +64,7 @@ impl Worker<'_> {
             }
             stand = Some(h.eval);
         }
-        let stand = stand.unwrap_or_else(|| evaluate(&self.board));
+        let stand = stand.unwrap_or_else(|| self.evaluate());
         if stand >= beta {
             return stand;
         }
@@ -112,9 +111,9 @@ impl Worker<'_> {
             if !(Pattern4::Block4..Pattern4::Five).contains(&class) {
                 continue;
             }
-            self.board.play_unchecked(m);
+            self.play(m);
             let v = -self.qdefend::<PV>(-beta, -alpha, ply + 1, qdepth - 1, m);
-            self.board.undo();
+            self.unplay();
             if self.stopped {
                 self.qlists[ply] = list;
                 return 0;
@@ -168,7 +167,7 @@ impl Worker<'_> {
         }
         let blk = match crate::search::movegen::five_point_near(&self.board, four, them) {
             Some(b) => b,
-            None => return evaluate(&self.board),
+            None => return self.evaluate(),
         };
         self.sh.tt.prefetch(self.board.key_after(blk));
         if self.board.threat_count(them, Pattern4::Five) >= 2 {
@@ -181,9 +180,9 @@ impl Worker<'_> {
         if us == Color::Black && self.board.rule() == Rule::Renju && self.board.is_forbidden(blk) {
             return loss_in(p + 2);
         }
-        self.board.play_unchecked(blk);
+        self.play(blk);
         let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth);
-        self.board.undo();
+        self.unplay();
         if PV && !self.stopped {
             self.update_pv(ply, blk);
         }

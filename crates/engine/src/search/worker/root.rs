@@ -5,7 +5,6 @@
 use super::symmetry::keep_one_per_image;
 use super::{RootEntry, Worker, FRAME_OFFSET};
 use crate::board::Board;
-use crate::eval::evaluate;
 use crate::pattern::Pattern4;
 use crate::search::movegen::{gen_all, gen_defence, sort_moves, ScoredMove};
 use crate::search::params::PLY;
@@ -110,7 +109,7 @@ impl Worker<'_> {
             self.board.threat(m, us.opponent()),
         );
         let makes_five = self.board.threat(m, us) == Pattern4::Five;
-        self.board.play_unchecked(m);
+        self.play(m);
         self.stats.nodes += 1;
         let nd = depth - PLY;
         // no line after the move unless a full-window search gives one (a null-window fail-high
@@ -161,7 +160,7 @@ impl Worker<'_> {
                 v0
             }
         };
-        self.board.undo();
+        self.unplay();
         v
     }
 
@@ -172,7 +171,7 @@ impl Worker<'_> {
         for e in &mut self.root {
             e.sort_score = -INFINITE;
         }
-        self.frames[FRAME_OFFSET].static_eval = evaluate(&self.board);
+        self.frames[FRAME_OFFSET].static_eval = self.evaluate();
         self.frames[FRAME_OFFSET].tt_pv = true;
         // with `exact_moves`, the exact values of this iteration, best first
         let exact_n = self.sh.options.exact_moves;

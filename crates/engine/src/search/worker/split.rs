@@ -103,6 +103,8 @@ impl Worker<'_> {
             move_count_limit: usize::MAX,
             likely_fail_high: false,
             policy_top: i32::MIN,
+            nn_query: [0; crate::nnue::FEAT],
+            nn_policy_top: i32::MIN,
         };
         let moves = self.root[first..].iter().map(|e| e.rm.pos).collect();
         let st = self.open_split(
@@ -434,13 +436,13 @@ impl Worker<'_> {
             .take_while(|(a, b)| a == b)
             .count();
         while self.board.ply() > self.root_len + common {
-            self.board.undo();
+            self.unplay();
         }
         for &m in &path[common..] {
             if m.is_pass() {
                 self.board.pass();
             } else {
-                self.board.play_unchecked(m);
+                self.play(m);
             }
         }
     }
