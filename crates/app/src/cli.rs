@@ -55,6 +55,8 @@ pub enum Command {
     /// The binary self-play corpora (`selfplay --format bin`): figures, the games as text,
     /// several joined into one.
     Corpus(crate::commands::corpus::Args),
+    /// The neural evaluation: train a rule's network on corpora (`nnue train`).
+    Nnue(crate::commands::nnue::Args),
     /// The library of games and analyses: import collections (SGF, PSQ, RenLib), list, show,
     /// explore a position, export as SGF.
     Library(crate::commands::library::Args),

@@ -54,6 +54,7 @@ fn main() -> ExitCode {
         Some(Command::Selfplay(a)) => commands::selfplay::run(a),
         Some(Command::Corpus(a)) => commands::corpus::run(a),
         Some(Command::Library(a)) => commands::library::run(a),
+        Some(Command::Nnue(a)) => commands::nnue::run(a),
         None => commands::serve::run(&commands::serve::Args::default()),
     };
     match result {

@@ -8,6 +8,7 @@ pub mod clock_report;
 pub mod corpus;
 pub mod library;
 pub mod match_cmd;
+pub mod nnue;
 pub mod pbrain;
 pub mod play;
 pub mod position;
