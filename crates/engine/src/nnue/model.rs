@@ -46,9 +46,9 @@ pub struct PolicyHead {
 pub struct Network {
     /// Score units per unit of `logit(win) - logit(loss)`.
     pub score_scale: f32,
-    /// The weights of each shape class, times [`QA`].
+    /// The weights of each shape class, times [`QA`](super::QA).
     pub shapes: Vec<Row>,
-    /// The bias of every point's features, times [`QA`].
+    /// The bias of every point's features, times [`QA`](super::QA).
     pub bias: Row,
     /// The pooling's `x = clamp((P * mul + add) >> 16, 0, 127)`, per feature.
     pub pool_mul: [i32; FEAT],

@@ -528,8 +528,7 @@ impl Engine {
         stop: &AtomicBool,
         report: &mut dyn FnMut(SearchEvent<'_>),
     ) -> SearchResult {
-        let empties = board.size() * board.size() - board.stone_count();
-        let time = TimeManager::start(limits, empties);
+        let time = TimeManager::start_at(limits, time::Stage::of(board));
         self.tt.new_search();
         // (a large table's pages are filled only between searches)
         let _busy = self.tt.busy();

@@ -317,14 +317,13 @@ fn run<E: Evaluator>(
     stop: &AtomicBool,
     report: &mut dyn FnMut(SearchEvent<'_>),
 ) -> SearchResult {
-    let empties = board.size() * board.size() - board.stone_count();
     let mut tree = Tree {
         eval,
         prune: shape.prunes(),
         ordering: shape.orders(),
         board: board.clone(),
         stats: SearchStats::default(),
-        time: TimeManager::start(limits, empties),
+        time: TimeManager::start_at(limits, crate::search::time::Stage::of(board)),
         stop,
         node_limit: limits.nodes,
         stopped: false,
