@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check of the project: the formatting (cargo fmt), the lints (cargo clippy, warnings
 # as errors), the length of every function (scripts/fn-lengths.py: at most 120 lines in the
-# source, 150 in tests), the documentation (cargo doc, warnings as errors), the unit tests of
+# source, 150 in tests), the figures tables of the README and docs/benchmarks.md against their
+# match records and the `Bench:` line (scripts/figures.sh --check, which builds the release
+# binaries), the documentation (cargo doc, warnings as errors), the unit tests of
 # the web page's modules (Node's test runner: node 18 or later, no npm packages), then the
 # workspace's unit, data-driven and integration tests, including the browser test of the web
 # board, which needs Debian's chromium and chromium-driver: they are installed here when missing
@@ -44,6 +46,8 @@ echo "scripts/test.sh: cargo clippy" >&2
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "scripts/test.sh: function lengths" >&2
 python3 scripts/fn-lengths.py
+echo "scripts/test.sh: the figures tables (scripts/figures.sh --check)" >&2
+scripts/figures.sh --check
 echo "scripts/test.sh: cargo doc" >&2
 RUSTDOCFLAGS="${RUSTDOCFLAGS:-} -D warnings" cargo doc --workspace --no-deps --locked
 echo "scripts/test.sh: node --test (the web page's modules)" >&2
