@@ -7,8 +7,7 @@ at most 120 lines; a test function (anything under crates/*/tests, a `#[test]` f
 function inside a `#[cfg(test)]` module) at most 150. Every longer function is listed, as
 `path:line name (N lines, limit L)`, and the script exits with 1.
 
-Usage: scripts/fn-lengths.py [--all] [ROOT]   (ROOT defaults to the repository; --all also
-lists the functions the allow-list below lets through)
+Usage: scripts/fn-lengths.py [ROOT]   (ROOT defaults to the repository)
 """
 
 import pathlib
@@ -17,20 +16,6 @@ import sys
 
 SOURCE_LIMIT = 120
 TEST_LIMIT = 150
-
-# Functions over the limit that are being rewritten on other branches, as (path, name). Each
-# entry is listed again (as allowed) on every run, so that it is not forgotten; remove it when
-# its function is split.
-ALLOWED = {
-    # The evaluation, the board and the search belong to the lead's rewrite of them.
-    ("crates/engine/src/search/mod.rs", "search"),
-    ("crates/engine/src/search/worker/node.rs", "search_move"),
-    ("crates/engine/src/search/worker/node.rs", "search"),
-    ("crates/engine/src/search/worker/node.rs", "search_moves"),
-    ("crates/engine/src/search/worker/quiescence.rs", "qsearch"),
-    # The browser test, which the web board's scenario tests replace.
-    ("crates/app/tests/web_e2e.rs", "play_in_headless_chromium"),
-}
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -217,10 +202,8 @@ def rust_files(root):
 
 
 def main(argv):
-    show_all = "--all" in argv
-    args = [a for a in argv if a != "--all"]
-    root = pathlib.Path(args[0] if args else pathlib.Path(__file__).resolve().parent.parent)
-    over, allowed = [], []
+    root = pathlib.Path(argv[0] if argv else pathlib.Path(__file__).resolve().parent.parent)
+    over = []
     files = {rel: strip(path.read_text(encoding="utf-8")) for rel, path in rust_files(root)}
     test_files = test_module_files(root, files)
     for rel, code in files.items():
@@ -229,10 +212,7 @@ def main(argv):
             limit = TEST_LIMIT if (in_tests or is_test) else SOURCE_LIMIT
             length = last - first + 1
             if length > limit:
-                row = f"{rel}:{first} {name} ({length} lines, limit {limit})"
-                (allowed if (rel, name) in ALLOWED else over).append(row)
-    for row in allowed:
-        print(f"allowed for now: {row}", file=sys.stderr)
+                over.append(f"{rel}:{first} {name} ({length} lines, limit {limit})")
     for row in over:
         print(row)
     if over:

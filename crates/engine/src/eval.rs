@@ -57,58 +57,38 @@ pub struct EvalParams {
     pub threat_oppo_three: i32,
 }
 
-// The formula's named weights: the prior of the learned model, and the model of the rules the
+// The hand-set formula's weights: the prior of the learned model, and the model of the rules the
 // model file does not hold. The point values and threat terms were fitted to 12,000 self-play
 // games (Texel tuning of these 37 weights); against the hand-set weights before them they
 // scored +19 Elo in freestyle, +17 in standard and +61 in renju (400 games per rule at 100 ms).
-//
-// In pattern order:
-// Dead, Overline, DoubleFourLine, B1, F1, B2, F2, F2A, B3, F3, B4, F4, F5
-const PATTERN_VALUE: [i32; NUM_PATTERNS] = [0, 0, 0, 0, -1, 1, 6, 5, 2, 5, 40, 51, 200];
-// None, Forbid, Flex2, Block3, Flex2x2, Block3Plus, Flex3, Flex3Plus, Flex3x2, Block4,
-// Block4Plus, Block4Flex3, Flex4, Five
-const PATTERN4_VALUE: [i32; NUM_PATTERN4] = [0, 0, -8, 2, -13, 5, 6, 11, 3, -11, 10, 102, 68, 100];
-const ATTACK_SCORE: [i32; NUM_PATTERN4] = [
-    0, -10_000, 20, 16, 60, 70, 100, 240, 400, 120, 300, 1000, 2500, 10_000,
-];
-const DEFEND_SCORE: [i32; NUM_PATTERN4] =
-    [0, 0, 12, 8, 40, 40, 60, 160, 240, 60, 160, 600, 1200, 5000];
-const PATTERN_ATTACK_SCORE: [i32; NUM_PATTERNS] = [0, 0, 0, 1, 2, 3, 6, 8, 6, 12, 12, 40, 100];
-const PATTERN_DEFEND_SCORE: [i32; NUM_PATTERNS] = [0, 0, 0, 0, 1, 2, 4, 5, 4, 8, 8, 20, 60];
-const TEMPO: i32 = 10;
-const BASIC_WEIGHT: i32 = 9;
-const PREVIOUS_WEIGHT: i32 = 7;
-const THREAT_SELF_FOUR_PLUS: i32 = 53;
-const THREAT_SELF_FOUR: i32 = 4;
-const THREAT_SELF_THREE_PLUS: i32 = 91;
-const THREAT_SELF_THREE: i32 = 19;
-const THREAT_OPPO_FLEX4: i32 = -46;
-const THREAT_OPPO_FOUR_PLUS: i32 = -23;
-const THREAT_OPPO_FOUR: i32 = 3;
-const THREAT_OPPO_THREE_PLUS: i32 = -62;
-const THREAT_OPPO_THREE: i32 = -9;
-
 impl Default for EvalParams {
     fn default() -> Self {
         EvalParams {
-            pattern_value: PATTERN_VALUE,
-            pattern4_value: PATTERN4_VALUE,
-            attack_score: ATTACK_SCORE,
-            defend_score: DEFEND_SCORE,
-            pattern_attack_score: PATTERN_ATTACK_SCORE,
-            pattern_defend_score: PATTERN_DEFEND_SCORE,
-            tempo: TEMPO,
-            basic_weight: BASIC_WEIGHT,
-            previous_weight: PREVIOUS_WEIGHT,
-            threat_self_four_plus: THREAT_SELF_FOUR_PLUS,
-            threat_self_four: THREAT_SELF_FOUR,
-            threat_self_three_plus: THREAT_SELF_THREE_PLUS,
-            threat_self_three: THREAT_SELF_THREE,
-            threat_oppo_flex4: THREAT_OPPO_FLEX4,
-            threat_oppo_four_plus: THREAT_OPPO_FOUR_PLUS,
-            threat_oppo_four: THREAT_OPPO_FOUR,
-            threat_oppo_three_plus: THREAT_OPPO_THREE_PLUS,
-            threat_oppo_three: THREAT_OPPO_THREE,
+            // Dead, Overline, DoubleFourLine, B1, F1, B2, F2, F2A, B3, F3, B4, F4, F5
+            pattern_value: [0, 0, 0, 0, -1, 1, 6, 5, 2, 5, 40, 51, 200],
+            // None, Forbid, Flex2, Block3, Flex2x2, Block3Plus, Flex3, Flex3Plus, Flex3x2,
+            // Block4, Block4Plus, Block4Flex3, Flex4, Five
+            pattern4_value: [0, 0, -8, 2, -13, 5, 6, 11, 3, -11, 10, 102, 68, 100],
+            // per threat class, in the order of `pattern4_value`
+            attack_score: [
+                0, -10_000, 20, 16, 60, 70, 100, 240, 400, 120, 300, 1000, 2500, 10_000,
+            ],
+            defend_score: [0, 0, 12, 8, 40, 40, 60, 160, 240, 60, 160, 600, 1200, 5000],
+            // per line pattern, in the order of `pattern_value`
+            pattern_attack_score: [0, 0, 0, 1, 2, 3, 6, 8, 6, 12, 12, 40, 100],
+            pattern_defend_score: [0, 0, 0, 0, 1, 2, 4, 5, 4, 8, 8, 20, 60],
+            tempo: 10,
+            basic_weight: 9,
+            previous_weight: 7,
+            threat_self_four_plus: 53,
+            threat_self_four: 4,
+            threat_self_three_plus: 91,
+            threat_self_three: 19,
+            threat_oppo_flex4: -46,
+            threat_oppo_four_plus: -23,
+            threat_oppo_four: 3,
+            threat_oppo_three_plus: -62,
+            threat_oppo_three: -9,
         }
     }
 }
@@ -386,6 +366,27 @@ static INSTALLED: OnceLock<EvalModel> = OnceLock::new();
 /// The compiled-in model's bytes.
 static EMBEDDED_MODEL: &[u8] = include_bytes!("../weights/eval.bin");
 
+/// Defines the getter and the setter of each of the model's tables, each after its doc
+/// comment: `get, set: table[at(colour, index)];` reads and writes
+/// `self.table[Self::at(rule, colour, index)]`.
+macro_rules! table_accessors {
+    ($($(#[$get_doc:meta])* $get:ident, $(#[$set_doc:meta])* $set:ident:
+        $table:ident[$at:ident($colour:ident, $index:ident)];)*) => {
+        $(
+            $(#[$get_doc])*
+            #[must_use]
+            pub fn $get(&self, rule: Rule, $colour: Color, $index: usize) -> i16 {
+                self.$table[Self::$at(rule, $colour, $index)]
+            }
+
+            $(#[$set_doc])*
+            pub fn $set(&mut self, rule: Rule, $colour: Color, $index: usize, v: i16) {
+                self.$table[Self::$at(rule, $colour, $index)] = v;
+            }
+        )*
+    };
+}
+
 impl EvalModel {
     fn value_at(rule: Rule, colour: Color, pcode: usize) -> usize {
         (rule.index() * 2 + colour.index()) * NUM_PCODES + pcode
@@ -541,49 +542,27 @@ impl EvalModel {
         out
     }
 
-    /// The move-ordering score of `colour` playing on a point with its `pcode`.
-    #[must_use]
-    pub fn attack(&self, rule: Rule, colour: Color, pcode: usize) -> i16 {
-        self.attack[Self::value_at(rule, colour, pcode)]
-    }
+    table_accessors! {
+        /// The move-ordering score of `colour` playing on a point with its `pcode`.
+        attack,
+        /// Sets an attack score (see [`EvalModel::attack`]).
+        set_attack: attack[value_at(colour, pcode)];
 
-    /// Sets an attack score (see [`EvalModel::attack`]).
-    pub fn set_attack(&mut self, rule: Rule, colour: Color, pcode: usize, v: i16) {
-        self.attack[Self::value_at(rule, colour, pcode)] = v;
-    }
+        /// The move-ordering score of taking a point where `colour` (the opponent of the
+        /// mover) has `pcode`.
+        defend,
+        /// Sets a defence score (see [`EvalModel::defend`]).
+        set_defend: defend[value_at(colour, pcode)];
 
-    /// The move-ordering score of taking a point where `colour` (the opponent of the mover)
-    /// has `pcode`.
-    #[must_use]
-    pub fn defend(&self, rule: Rule, colour: Color, pcode: usize) -> i16 {
-        self.defend[Self::value_at(rule, colour, pcode)]
-    }
+        /// The value of an empty point with `pcode` for `colour`.
+        value,
+        /// Sets a point value (see [`EvalModel::value`]).
+        set_value: values[value_at(colour, pcode)];
 
-    /// Sets a defence score (see [`EvalModel::defend`]).
-    pub fn set_defend(&mut self, rule: Rule, colour: Color, pcode: usize, v: i16) {
-        self.defend[Self::value_at(rule, colour, pcode)] = v;
-    }
-
-    /// The value of an empty point with `pcode` for `colour`.
-    #[must_use]
-    pub fn value(&self, rule: Rule, colour: Color, pcode: usize) -> i16 {
-        self.values[Self::value_at(rule, colour, pcode)]
-    }
-
-    /// Sets a point value (see [`EvalModel::value`]).
-    pub fn set_value(&mut self, rule: Rule, colour: Color, pcode: usize, v: i16) {
-        self.values[Self::value_at(rule, colour, pcode)] = v;
-    }
-
-    /// The threat value of `mask` with `to_move` to move.
-    #[must_use]
-    pub fn threat(&self, rule: Rule, to_move: Color, mask: usize) -> i16 {
-        self.threats[Self::threat_at(rule, to_move, mask)]
-    }
-
-    /// Sets a threat value (see [`EvalModel::threat`]).
-    pub fn set_threat(&mut self, rule: Rule, to_move: Color, mask: usize, v: i16) {
-        self.threats[Self::threat_at(rule, to_move, mask)] = v;
+        /// The threat value of `mask` with `to_move` to move.
+        threat,
+        /// Sets a threat value (see [`EvalModel::threat`]).
+        set_threat: threats[threat_at(to_move, mask)];
     }
 
     /// Sets the values that are fixed whatever the training says: 0 for a point whose lines

@@ -545,14 +545,37 @@ impl Engine {
         } else {
             time
         };
+        let shared = self.shared(limits, &options, search_time, stop);
+        let mut result = self.run_threads(board, &shared, report);
+        self.adopt_deepest(&shared, &time, &mut result, report);
+        drop(shared);
+        self.threat_postcheck(
+            board,
+            &options,
+            defence_vct.then_some(&time),
+            stop,
+            &mut result,
+        );
+        result
+    }
+
+    /// The state the threads of one search (with `limits`, `options` and the clock `time`,
+    /// stopped by `stop`) share.
+    fn shared<'a>(
+        &'a self,
+        limits: &Limits,
+        options: &SearchOptions,
+        time: TimeManager,
+        stop: &'a AtomicBool,
+    ) -> Shared<'a> {
         let ybwc = self.params.uses_ybwc(self.config.threads);
-        let shared = Shared {
+        Shared {
             tt: &self.tt,
             stop,
             internal_stop: AtomicBool::new(false),
             limits: limits.clone(),
             options: options.clone(),
-            time: search_time,
+            time,
             total_nodes: AtomicU64::new(0),
             total_tt_hits: AtomicU64::new(0),
             completed_depth: AtomicU64::new(0),
@@ -566,17 +589,28 @@ impl Engine {
             idle: std::sync::atomic::AtomicUsize::new(0),
             history: (ybwc && self.params.shared_history)
                 .then(|| std::sync::Arc::new(worker::History::new())),
-        };
+        }
+    }
+
+    /// Runs the search's threads on `board`: the main thread's iterative deepening, which
+    /// reports its progress to `report`, and the helpers (at split points with YBWC, else
+    /// iterating on their own), until the main thread ends. The main thread's result, with
+    /// every thread's counters.
+    fn run_threads(
+        &self,
+        board: &Board,
+        shared: &Shared<'_>,
+        report: &mut dyn FnMut(SearchEvent<'_>),
+    ) -> SearchResult {
         let threads = self.config.threads.max(1);
         let mut helper_stats = SearchStats::default();
-        let result = std::thread::scope(|scope| {
+        let mut result = std::thread::scope(|scope| {
             let mut handles = Vec::new();
             for id in 1..threads {
                 let b = board.clone();
-                let sh = &shared;
                 handles.push(scope.spawn(move || {
-                    let mut w = Worker::new(id, b, sh);
-                    if sh.ybwc {
+                    let mut w = Worker::new(id, b, shared);
+                    if shared.ybwc {
                         w.help();
                     } else {
                         w.iterate(&mut |_| {});
@@ -584,7 +618,7 @@ impl Engine {
                     w.stats
                 }));
             }
-            let mut main = Worker::new(0, board.clone(), &shared);
+            let mut main = Worker::new(0, board.clone(), shared);
             let res = main.iterate(report);
             shared.internal_stop.store(true, Ordering::Relaxed);
             for h in handles {
@@ -594,53 +628,56 @@ impl Engine {
             }
             res
         });
-        let mut result = result;
         result.stats.add(&helper_stats);
         // every thread's nodes and table hits went to the shared totals, which are exact (each
         // thread's own counters already include the others')
         result.stats.nodes = shared.total_nodes.load(Ordering::Relaxed);
         result.stats.tt_hits = shared.total_tt_hits.load(Ordering::Relaxed);
-        // a helper that completed a deeper iteration than the main thread gives the answer
-        if let Some((depth, rm)) = shared
+        result
+    }
+
+    /// When a helper thread completed a deeper iteration than the main thread, its best
+    /// root move becomes the `result`'s, and `report` shows that iteration too (`time` is
+    /// the search's clock).
+    fn adopt_deepest(
+        &self,
+        shared: &Shared<'_>,
+        time: &TimeManager,
+        result: &mut SearchResult,
+        report: &mut dyn FnMut(SearchEvent<'_>),
+    ) {
+        let Some((depth, rm)) = shared
             .deepest
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .take()
-        {
-            if depth > result.depth && rm.score > -score::INFINITE && rm.pos.is_point() {
-                result.best_move = rm.pos;
-                result.score = rm.score;
-                result.depth = depth;
-                result.seldepth = result.seldepth.max(depth);
-                result.pv = rm.pv.clone();
-                if let Some(k) = result.root_moves.iter().position(|r| r.pos == rm.pos) {
-                    result.root_moves.remove(k);
-                }
-                result.root_moves.insert(0, rm);
-                // the progress shows that iteration too
-                let elapsed_ms = time.elapsed_ms();
-                report(SearchEvent::Iteration(&SearchInfo {
-                    depth,
-                    seldepth: result.seldepth,
-                    score: result.score,
-                    nodes: result.stats.nodes,
-                    nps: result.stats.nodes * 1000 / elapsed_ms.max(1),
-                    tt_hits: result.stats.tt_hits,
-                    elapsed_ms,
-                    pv: result.pv.clone(),
-                    hashfull: self.tt.hashfull(),
-                }));
-            }
+        else {
+            return;
+        };
+        if depth <= result.depth || rm.score <= -score::INFINITE || !rm.pos.is_point() {
+            return;
         }
-        drop(shared);
-        self.threat_postcheck(
-            board,
-            &options,
-            defence_vct.then_some(&time),
-            stop,
-            &mut result,
-        );
-        result
+        result.best_move = rm.pos;
+        result.score = rm.score;
+        result.depth = depth;
+        result.seldepth = result.seldepth.max(depth);
+        result.pv = rm.pv.clone();
+        if let Some(k) = result.root_moves.iter().position(|r| r.pos == rm.pos) {
+            result.root_moves.remove(k);
+        }
+        result.root_moves.insert(0, rm);
+        let elapsed_ms = time.elapsed_ms();
+        report(SearchEvent::Iteration(&SearchInfo {
+            depth,
+            seldepth: result.seldepth,
+            score: result.score,
+            nodes: result.stats.nodes,
+            nps: result.stats.nodes * 1000 / elapsed_ms.max(1),
+            tt_hits: result.stats.tt_hits,
+            elapsed_ms,
+            pv: result.pv.clone(),
+            hashfull: self.tt.hashfull(),
+        }));
     }
 }
 

@@ -408,11 +408,14 @@ impl fmt::Display for Range {
 /// Where a parameter lives in [`SearchParams`].
 #[derive(Clone, Copy)]
 enum Field {
-    I32(fn(&mut SearchParams) -> &mut i32),
-    Usize(fn(&mut SearchParams) -> &mut usize),
-    F32(fn(&mut SearchParams) -> &mut f32),
-    Bool(fn(&mut SearchParams) -> &mut bool),
+    I32(Access<i32>),
+    Usize(Access<usize>),
+    F32(Access<f32>),
+    Bool(Access<bool>),
 }
+
+/// The field of a parameter of type `T` in [`SearchParams`].
+type Access<T> = fn(&mut SearchParams) -> &mut T;
 
 /// One tunable of [`SearchParams`]: the name [`SearchParams::set`] knows it by and the values
 /// it accepts.
@@ -432,6 +435,11 @@ impl fmt::Debug for Param {
 }
 
 impl Param {
+    /// The parameter `name`, of `range`, in `field`.
+    const fn new(name: &'static str, range: Range, field: Field) -> Param {
+        Param { name, range, field }
+    }
+
     /// The parameter's value in `params`, as text that [`Param::set`] reads back.
     #[must_use]
     pub fn get(&self, params: &SearchParams) -> String {
@@ -569,46 +577,24 @@ pub const PARAMS: &[Param] = &[
     int("nnue_policy_lmr_max",         0,        8 * PLY,   |p| &mut p.nnue_policy_lmr_max),
 ];
 
-const fn int(name: &'static str, lo: i32, hi: i32, f: fn(&mut SearchParams) -> &mut i32) -> Param {
-    Param {
-        name,
-        range: Range::Int(lo, hi),
-        field: Field::I32(f),
-    }
+/// A whole-number parameter of an `i32` field, from `lo` to `hi`.
+const fn int(name: &'static str, lo: i32, hi: i32, f: Access<i32>) -> Param {
+    Param::new(name, Range::Int(lo, hi), Field::I32(f))
 }
 
-const fn count(
-    name: &'static str,
-    lo: i32,
-    hi: i32,
-    f: fn(&mut SearchParams) -> &mut usize,
-) -> Param {
-    Param {
-        name,
-        range: Range::Int(lo, hi),
-        field: Field::Usize(f),
-    }
+/// A whole-number parameter of a `usize` field, from `lo` to `hi`.
+const fn count(name: &'static str, lo: i32, hi: i32, f: Access<usize>) -> Param {
+    Param::new(name, Range::Int(lo, hi), Field::Usize(f))
 }
 
-const fn float(
-    name: &'static str,
-    lo: f32,
-    hi: f32,
-    f: fn(&mut SearchParams) -> &mut f32,
-) -> Param {
-    Param {
-        name,
-        range: Range::Float(lo, hi),
-        field: Field::F32(f),
-    }
+/// A parameter of an `f32` field, from `lo` to `hi`.
+const fn float(name: &'static str, lo: f32, hi: f32, f: Access<f32>) -> Param {
+    Param::new(name, Range::Float(lo, hi), Field::F32(f))
 }
 
-const fn switch(name: &'static str, f: fn(&mut SearchParams) -> &mut bool) -> Param {
-    Param {
-        name,
-        range: Range::Switch,
-        field: Field::Bool(f),
-    }
+/// An on/off parameter of a `bool` field.
+const fn switch(name: &'static str, f: Access<bool>) -> Param {
+    Param::new(name, Range::Switch, Field::Bool(f))
 }
 
 /// An on/off parameter: `1`/`true` or `0`/`false`.

@@ -104,6 +104,35 @@ impl Worker<'_> {
         Ok(None)
     }
 
+    /// Steps 1-2 of every node at `ply`, of the full and of the quiescence search: counts it
+    /// ([`Worker::enter_node`]), looks for an immediate result ([`Worker::quick_checks`]) and
+    /// for the ply limit, and narrows (`alpha`, `beta`) to the mate distances. The window and
+    /// the forced block, or `Err(value)` when the node ends there (0 when the search stops).
+    #[inline(always)]
+    pub(super) fn open_node<const PV: bool>(
+        &mut self,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Result<(Score, Score, Option<Pos>), Score> {
+        if !self.enter_node::<PV>(ply) {
+            return Err(0);
+        }
+        let p = ply as i32;
+        // Step 1. Immediate results: our five, the opponent's five threat, our straight four.
+        let forced = self.quick_checks(ply)?;
+        if ply >= MAX_PLY - 4 {
+            return Err(self.evaluate());
+        }
+        // Step 2. Mate distance pruning.
+        let alpha = alpha.max(loss_in(p));
+        let beta = beta.min(win_in(p + 1));
+        if alpha >= beta {
+            return Err(alpha);
+        }
+        Ok((alpha, beta, forced))
+    }
+
     /// Counts a node at `ply` (starting its line at a PV node), polls the stop conditions now
     /// and then and tracks the selective depth; false when the search is stopping.
     #[inline(always)]
@@ -142,62 +171,29 @@ impl Worker<'_> {
             beta,
             ply,
             cut_node,
-            oppo4,
             own_last,
             their_last,
-            tt_move,
             ..
         } = *node;
         let us = self.board.to_move();
         let them = us.opponent();
-        let our_class = self.board.threat(m, us);
-        let their_class = self.board.threat(m, them);
-        let trivial = our_class == Pattern4::None && their_class == Pattern4::None;
+        let classes = (self.board.threat(m, us), self.board.threat(m, them));
         let dist = |o: Option<Pos>| o.map_or(99, |q: Pos| chebyshev(q, m));
-        let dist_self = dist(own_last);
-        let dist_oppo = dist(their_last);
-        let distract = dist_self > 4 && dist_oppo > 4;
+        let dists = (dist(own_last), dist(their_last));
         // Step 11b. Shallow pruning, once a non-losing move is known.
-        if best > -WIN_MIN {
-            if trivial && depth < self.params.trivial_prune_depth {
-                return None;
-            }
-            if oppo4
-                && depth < self.params.trivial_prune_depth
-                && their_class < Pattern4::Block4
-                && our_class < Pattern4::Block4
-                && distract
-            {
-                return None;
-            }
+        if best > -WIN_MIN && self.prunes_shallow(node, depth, classes, dists) {
+            return None;
         }
         // Step 12. Extensions.
-        let mut ext = 0;
-        if m == tt_move {
-            match node.singular.filter(|_| count == 1) {
-                Some(tt_value) => match self.singular_test::<PV>(node, m, depth, tt_value) {
-                    Singular::Extend => ext = PLY,
-                    Singular::MultiCut(v) => return Some(v),
-                    Singular::LikelyFailHigh => ext = -self.params.singular_fail_high_reduction,
-                    Singular::No => {}
-                },
-                None => {
-                    ext = if PV {
-                        self.params.tt_move_ext_pv
-                    } else {
-                        self.params.tt_move_ext_nonpv
-                    };
-                }
-            }
-        }
-        if node.likely_fail_high && our_class < Pattern4::Block4 {
-            ext -= self.fail_high_reduction;
-        }
+        let ext = match self.extension::<PV>(node, m, count, depth, classes.0) {
+            Ok(ext) => ext,
+            Err(v) => return Some(v),
+        };
         let new_depth = depth - PLY + ext;
         {
             let f = self.frame(ply);
             f.current = Some(m);
-            f.move_class = (our_class, their_class);
+            f.move_class = classes;
         }
         if PV {
             // No line after the move unless a full-window search gives one: a null-window
@@ -214,55 +210,136 @@ impl Worker<'_> {
             self.policy_reduction(node, m)
         };
         self.play(m);
-        let mut v;
-        if count == 1 {
-            v = -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, !PV && !cut_node);
+        let v = if count == 1 {
+            -self.search::<PV>(-beta, -alpha, new_depth, ply + 1, !PV && !cut_node)
         } else {
-            // Step 13. Late move reductions.
-            let r = self.late_move_reduction::<PV>(
-                node,
-                us,
-                m,
-                count,
-                depth,
-                (our_class, their_class),
-                (dist_self, dist_oppo),
-                policy_r,
-            );
-            let d = (new_depth - r).min(new_depth).max(PLY.min(new_depth));
-            v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
-            // A reduced search that fails high only just is weak evidence: its re-search
-            // goes a ply short of the full depth (and no re-search is left when that is the
-            // reduced depth), like Stockfish's "shallower search". With a margin of 5, to
-            // depth 18 from nine openings (`h8`, `h8 i9` and `h8 h7 j6 i7 f7` in each rule):
-            // 3.06M nodes instead of 5.18M (standard `h8` 352k instead of 884k, `h8 i9` 342k
-            // instead of 1006k); self-play at 100 ms per move against the full re-search:
-            // 163/296 (55.1%; 43/72 in standard). A margin of 10: 366.5/750 (48.9%).
-            // `lmr_shallower_min_depth` keeps the full re-search at nodes with fewer plies
-            // left. At 6, 2 threads reach the bench depth 1.48-1.84x faster than one (nine
-            // medians of 5 runs) against 1.27-1.49x, but only because one thread gets slower
-            // on the bench positions (15% more nodes) while two threads do not; self-play at
-            // 100 ms 151.5/296 with one thread and 32/72 with two (freestyle). Not the
-            // default.
-            let mut full = new_depth;
-            if v > alpha && d < new_depth {
-                // (alpha is already the best value so far where that is higher)
-                if v < alpha + self.params.lmr_shallower_margin
-                    && !is_decisive(v)
-                    && depth >= self.params.lmr_shallower_min_depth * PLY
-                {
-                    full -= PLY;
-                }
-                if full > d {
-                    v = -self.search::<false>(-alpha - 1, -alpha, full, ply + 1, !cut_node);
-                }
-            }
-            if PV && v > alpha && v < beta {
-                v = -self.search::<true>(-beta, -alpha, full, ply + 1, false);
-            }
-        }
+            self.search_reduced::<PV>(
+                node, us, m, count, depth, new_depth, alpha, classes, dists, policy_r,
+            )
+        };
         self.unplay();
         Some(v)
+    }
+
+    /// Step 11b. Whether a move with the threat classes `(ours, theirs)` at the distances
+    /// `(dist_self, dist_oppo)` from our and their last moves is pruned at a node of `depth`
+    /// (once a non-losing move is known): a quiet move at a shallow node, or, against a
+    /// straight four, a shallow move far from both last moves that makes no four.
+    #[inline(always)]
+    fn prunes_shallow(
+        &self,
+        node: &NodeCtx,
+        depth: i32,
+        (our_class, their_class): (Pattern4, Pattern4),
+        (dist_self, dist_oppo): (i32, i32),
+    ) -> bool {
+        if depth >= self.params.trivial_prune_depth {
+            return false;
+        }
+        let trivial = our_class == Pattern4::None && their_class == Pattern4::None;
+        let distract = dist_self > 4 && dist_oppo > 4;
+        trivial
+            || (node.oppo4
+                && their_class < Pattern4::Block4
+                && our_class < Pattern4::Block4
+                && distract)
+    }
+
+    /// Step 12. The extension (in sixteenths of a ply) of move number `count`, `m` (with our
+    /// threat class `our_class` there), at `node` of `depth`: the hash move's (after its
+    /// singular test, where the node allows one), less the fail-high reduction.
+    /// `Err(value)` when the singular test finds a multi-cut: the node's value.
+    #[inline(always)]
+    fn extension<const PV: bool>(
+        &mut self,
+        node: &NodeCtx,
+        m: Pos,
+        count: usize,
+        depth: i32,
+        our_class: Pattern4,
+    ) -> Result<i32, Score> {
+        let mut ext = 0;
+        if m == node.tt_move {
+            match node.singular.filter(|_| count == 1) {
+                Some(tt_value) => match self.singular_test::<PV>(node, m, depth, tt_value) {
+                    Singular::Extend => ext = PLY,
+                    Singular::MultiCut(v) => return Err(v),
+                    Singular::LikelyFailHigh => ext = -self.params.singular_fail_high_reduction,
+                    Singular::No => {}
+                },
+                None => {
+                    ext = if PV {
+                        self.params.tt_move_ext_pv
+                    } else {
+                        self.params.tt_move_ext_nonpv
+                    };
+                }
+            }
+        }
+        if node.likely_fail_high && our_class < Pattern4::Block4 {
+            ext -= self.fail_high_reduction;
+        }
+        Ok(ext)
+    }
+
+    /// Step 13. Searches move number `count` of side `us` (`m`, already made, with its threat
+    /// classes, its distances to our and their last moves and its policy reduction) at `node`
+    /// of `depth`: a null-window search at the reduced depth, re-searched up to `new_depth`
+    /// (a ply short when it only just failed high) when it beats `alpha`, and with the full
+    /// window at a PV node when the value falls inside it. The value for `us`.
+    #[inline(always)]
+    fn search_reduced<const PV: bool>(
+        &mut self,
+        node: &NodeCtx,
+        us: Color,
+        m: Pos,
+        count: usize,
+        depth: i32,
+        new_depth: i32,
+        alpha: Score,
+        classes: (Pattern4, Pattern4),
+        dists: (i32, i32),
+        policy_r: i32,
+    ) -> Score {
+        let NodeCtx {
+            beta,
+            ply,
+            cut_node,
+            ..
+        } = *node;
+        let r = self.late_move_reduction::<PV>(node, us, m, count, depth, classes, dists, policy_r);
+        let d = (new_depth - r).min(new_depth).max(PLY.min(new_depth));
+        let mut v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
+        // A reduced search that fails high only just is weak evidence: its re-search
+        // goes a ply short of the full depth (and no re-search is left when that is the
+        // reduced depth), like Stockfish's "shallower search". With a margin of 5, to
+        // depth 18 from nine openings (`h8`, `h8 i9` and `h8 h7 j6 i7 f7` in each rule):
+        // 3.06M nodes instead of 5.18M (standard `h8` 352k instead of 884k, `h8 i9` 342k
+        // instead of 1006k); self-play at 100 ms per move against the full re-search:
+        // 163/296 (55.1%; 43/72 in standard). A margin of 10: 366.5/750 (48.9%).
+        // `lmr_shallower_min_depth` keeps the full re-search at nodes with fewer plies
+        // left. At 6, 2 threads reach the bench depth 1.48-1.84x faster than one (nine
+        // medians of 5 runs) against 1.27-1.49x, but only because one thread gets slower
+        // on the bench positions (15% more nodes) while two threads do not; self-play at
+        // 100 ms 151.5/296 with one thread and 32/72 with two (freestyle). Not the
+        // default.
+        let mut full = new_depth;
+        if v > alpha && d < new_depth {
+            // (alpha is already the best value so far where that is higher)
+            if v < alpha + self.params.lmr_shallower_margin
+                && !is_decisive(v)
+                && depth >= self.params.lmr_shallower_min_depth * PLY
+            {
+                full -= PLY;
+            }
+            if full > d {
+                v = -self.search::<false>(-alpha - 1, -alpha, full, ply + 1, !cut_node);
+            }
+        }
+        if PV && v > alpha && v < beta {
+            v = -self.search::<true>(-beta, -alpha, full, ply + 1, false);
+        }
+        v
     }
 
     /// Step 12. The singular test of the hash move `m` at `node` (of `depth`, with the hash
@@ -384,8 +461,8 @@ impl Worker<'_> {
     /// ply) left: the value of the position for the side to move, within (`alpha`, `beta`).
     pub(super) fn search<const PV: bool>(
         &mut self,
-        mut alpha: Score,
-        mut beta: Score,
+        alpha: Score,
+        beta: Score,
         mut depth: i32,
         ply: usize,
         cut_node: bool,
@@ -393,41 +470,81 @@ impl Worker<'_> {
         if depth < PLY {
             return self.qsearch::<PV>(alpha, beta, ply, 0);
         }
-        if !self.enter_node::<PV>(ply) {
-            return 0;
-        }
-        let p = ply as i32;
-        let us = self.board.to_move();
-        let them = us.opponent();
-
-        // Step 1. Immediate results: our five, the opponent's five threat, our straight four.
-        let forced = match self.quick_checks(ply) {
+        // Steps 1-2.
+        let (alpha, beta, forced) = match self.open_node::<PV>(alpha, beta, ply) {
+            Ok(opened) => opened,
             Err(v) => return v,
-            Ok(f) => f,
         };
-        if ply >= MAX_PLY - 4 {
-            return self.evaluate();
-        }
-        // Step 2. Mate distance pruning.
-        alpha = alpha.max(loss_in(p));
-        beta = beta.min(win_in(p + 1));
-        if alpha >= beta {
-            return alpha;
-        }
         let prev_eval = self.frames[ply + FRAME_OFFSET - 1].static_eval;
         // Step 3. The opponent threatens five: the block is forced, and searched deeper.
         if let Some(blk) = forced {
             return self.forced_block::<PV>(blk, alpha, beta, depth, ply, cut_node, prev_eval);
         }
-        // Step 4. Transposition table (not in a singular test, which leaves out a move: its
-        // node keeps the frame the full node set up, and its results are not stored).
-        let excluded = self.frame(ply).excluded;
+        // Steps 4-5.
         let key = self.board.key();
-        let (tt_move, tt_hit) = if excluded == Pos::NONE {
-            match self.probe_tt::<PV>(key, p, depth, alpha, beta) {
-                Ok(probe) => probe,
-                Err(v) => return v,
+        let ne = match self.probe_and_evaluate::<PV>(key, alpha, beta, depth, ply, prev_eval) {
+            Ok(ne) => ne,
+            Err(v) => return v,
+        };
+        self.killers[ply + 1] = [Pos::NONE; 2];
+
+        // Steps 6-8.
+        if !PV && !ne.oppo4 {
+            if let Some(v) = self.prune_early(
+                alpha,
+                beta,
+                depth,
+                ply,
+                cut_node,
+                ne.eval,
+                ne.static_eval,
+                ne.improving,
+                ne.excluded == Pos::NONE,
+            ) {
+                return v;
             }
+        }
+        // Step 9. Internal iterative reductions.
+        if ne.excluded == Pos::NONE {
+            if PV && ne.tt_move == Pos::NONE {
+                depth -= self.params.iir_pv;
+            }
+            if depth >= self.params.iir_deep_depth && ne.tt_move == Pos::NONE {
+                depth -= self.params.iir_deep;
+            }
+        }
+        if depth < PLY {
+            return self.qsearch::<PV>(alpha, beta, ply, 0);
+        }
+
+        // Steps 10-11. The moves.
+        let (node, ordering) = self.node_ctx::<PV>(&ne, beta, depth, ply, cut_node);
+        match self.search_moves::<PV>(&node, &ordering, alpha, depth, ne.eval) {
+            Ok(searched) => self.finish_node::<PV>(&node, &ne, key, alpha, searched),
+            Err(v) => v,
+        }
+    }
+
+    /// Steps 4-5 of the node at `ply` (its position's key `key`, `depth` left, within
+    /// (`alpha`, `beta`), the parent's static evaluation `prev_eval`): the table probe (not
+    /// in a singular test, which leaves out a move: its node keeps the frame the full node
+    /// set up, and its results are not stored) and the static evaluation, noted in the
+    /// node's frame. `Err(value)` when the table decides the node's value.
+    #[inline(always)]
+    fn probe_and_evaluate<const PV: bool>(
+        &mut self,
+        key: u64,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        prev_eval: Score,
+    ) -> Result<NodeEval, Score> {
+        let them = self.board.to_move().opponent();
+        // Step 4. Transposition table.
+        let excluded = self.frame(ply).excluded;
+        let (tt_move, tt_hit) = if excluded == Pos::NONE {
+            self.probe_tt::<PV>(key, ply as i32, depth, alpha, beta)?
         } else {
             (Pos::NONE, None)
         };
@@ -453,46 +570,38 @@ impl Worker<'_> {
             f.tt_pv = tt_pv;
         }
         let improving = !oppo4 && static_eval > self.frames[ply + FRAME_OFFSET - 2].static_eval;
-        self.killers[ply + 1] = [Pos::NONE; 2];
+        Ok(NodeEval {
+            excluded,
+            tt_move,
+            tt_hit,
+            tt_pv,
+            oppo4,
+            static_eval,
+            eval,
+            improving,
+        })
+    }
 
-        // Steps 6-8.
-        if !PV && !oppo4 {
-            if let Some(v) = self.prune_early(
-                alpha,
-                beta,
-                depth,
-                ply,
-                cut_node,
-                eval,
-                static_eval,
-                improving,
-                excluded == Pos::NONE,
-            ) {
-                return v;
-            }
-        }
-        // Step 9. Internal iterative reductions.
-        if excluded == Pos::NONE {
-            if PV && tt_move == Pos::NONE {
-                depth -= self.params.iir_pv;
-            }
-            if depth >= self.params.iir_deep_depth && tt_move == Pos::NONE {
-                depth -= self.params.iir_deep;
-            }
-        }
-        if depth < PLY {
-            return self.qsearch::<PV>(alpha, beta, ply, 0);
-        }
-
-        // Steps 10-11. The moves.
+    /// Step 10. What the moves of the node at `ply` (with `depth` left, under `beta`, after
+    /// its steps 4-5 `ne`) share, and the facts their ordering looks at.
+    #[inline(always)]
+    fn node_ctx<const PV: bool>(
+        &self,
+        ne: &NodeEval,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> (NodeCtx, MoveOrdering) {
         let own_last = self.frames[ply + FRAME_OFFSET - 2].current;
         let their_last = self.frames[ply + FRAME_OFFSET - 1].current;
         let ordering = MoveOrdering {
-            tt_move,
+            tt_move: ne.tt_move,
             killers: self.killers[ply],
             own_last,
             their_last,
         };
+        let improving = ne.improving;
         let move_count_limit = match self.move_count_limits.get((depth / PLY).max(0) as usize) {
             Some(l) => l[usize::from(improving)],
             None => self.params.move_count_limit(depth, improving),
@@ -501,38 +610,50 @@ impl Worker<'_> {
             beta,
             ply,
             cut_node,
-            tt_pv,
+            tt_pv: ne.tt_pv,
             improving,
-            oppo4,
+            oppo4: ne.oppo4,
             prev_own_class: self.frames[ply + FRAME_OFFSET - 2].move_class.0,
             own_last,
             their_last,
             killers: ordering.killers,
-            tt_move,
-            singular: tt_hit
+            tt_move: ne.tt_move,
+            singular: ne
+                .tt_hit
                 .filter(|&(h, s)| {
-                    excluded == Pos::NONE
+                    ne.excluded == Pos::NONE
                         && depth >= self.params.singular_min_depth
                         && matches!(h.bound, Bound::Lower | Bound::Exact)
                         && !is_decisive(s)
                         && h.depth * PLY >= depth - self.params.singular_tt_depth
                 })
                 .map(|(_, s)| s),
-            excluded,
+            excluded: ne.excluded,
             move_count_limit,
             likely_fail_high: !PV
                 && cut_node
                 && self.fail_high_reduction > 0
                 && !is_decisive(beta)
-                && eval >= beta + self.params.fail_high_margin(depth, oppo4),
+                && ne.eval >= beta + self.params.fail_high_margin(depth, ne.oppo4),
             policy_top: i32::MIN,
             nn_query: [0; crate::nnue::FEAT],
             nn_policy_top: i32::MIN,
         };
-        let searched = match self.search_moves::<PV>(&node, &ordering, alpha, depth, eval) {
-            Ok(s) => s,
-            Err(v) => return v,
-        };
+        (node, ordering)
+    }
+
+    /// The end of a node (after steps 4-5 `ne`, its key `key`, searched from `alpha`) whose
+    /// moves found `searched`: the best move's reward, and the value stored in the table
+    /// (not in a singular test). The node's value.
+    #[inline(always)]
+    fn finish_node<const PV: bool>(
+        &mut self,
+        node: &NodeCtx,
+        ne: &NodeEval,
+        key: u64,
+        alpha: Score,
+        searched: Searched,
+    ) -> Score {
         let Searched {
             mut best,
             best_move,
@@ -540,6 +661,7 @@ impl Worker<'_> {
             tried,
             ntried,
         } = searched;
+        let NodeCtx { beta, ply, .. } = *node;
         if best_move != Pos::NONE {
             self.reward(ply, best_move, depth, &tried[..ntried]);
         }
@@ -554,18 +676,18 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        if excluded != Pos::NONE {
+        if ne.excluded != Pos::NONE {
             return best;
         }
         self.stats.tt_stores += 1;
         self.sh.tt.store(
             key,
             best_move,
-            to_tt(best, p),
-            static_eval,
+            to_tt(best, ply as i32),
+            ne.static_eval,
             depth / PLY,
             bound,
-            tt_pv,
+            ne.tt_pv,
         );
         best
     }
@@ -588,15 +710,26 @@ impl Worker<'_> {
         f.static_eval = -prev_eval;
         f.current = Some(blk);
         f.move_class = (class, Pattern4::Five);
+        let depth = depth + self.params.forced_block_ext;
+        self.search_block::<PV>(blk, alpha, ply, |w| {
+            w.search::<PV>(-beta, -alpha, depth, ply + 1, !cut_node)
+        })
+    }
+
+    /// Plays the forced block `blk` of the node at `ply` (of the full or the quiescence
+    /// search), searches it with `child` (the child's value, for its side to move) and takes
+    /// it back; at a PV node, a value above `alpha` extends the line. The block's value.
+    #[inline(always)]
+    pub(super) fn search_block<const PV: bool>(
+        &mut self,
+        blk: Pos,
+        alpha: Score,
+        ply: usize,
+        child: impl FnOnce(&mut Self) -> Score,
+    ) -> Score {
         self.sh.tt.prefetch(self.board.key_after(blk));
         self.play(blk);
-        let v = -self.search::<PV>(
-            -beta,
-            -alpha,
-            depth + self.params.forced_block_ext,
-            ply + 1,
-            !cut_node,
-        );
+        let v = -child(self);
         self.unplay();
         if PV && !self.stopped && v > alpha {
             self.update_pv(ply, blk);
@@ -717,55 +850,36 @@ impl Worker<'_> {
         &mut self,
         node: &NodeCtx,
         ordering: &MoveOrdering,
+        alpha: Score,
+        depth: i32,
+        eval: Score,
+    ) -> Result<Searched, Score> {
+        let mut node = *node;
+        let mut list = std::mem::take(&mut self.lists[node.ply]);
+        list.clear();
+        let searched = self.move_loop::<PV>(&mut node, ordering, &mut list, alpha, depth, eval);
+        self.lists[node.ply] = list;
+        searched
+    }
+
+    /// Steps 10-11 with the node's (empty) move list `list`: see [`Worker::search_moves`].
+    #[inline(always)]
+    fn move_loop<const PV: bool>(
+        &mut self,
+        node: &mut NodeCtx,
+        ordering: &MoveOrdering,
+        list: &mut Vec<ScoredMove>,
         mut alpha: Score,
         mut depth: i32,
         eval: Score,
     ) -> Result<Searched, Score> {
-        let mut node = *node;
-        let node = &mut node;
         let NodeCtx {
             beta,
             ply,
-            oppo4,
-            tt_move,
             move_count_limit,
             ..
         } = *node;
-        let us = self.board.to_move();
-        // Step 10. Moves: the defence list when the opponent threatens a straight four, else
-        // every candidate. A TT move that the full list would hold is searched before the list
-        // is made (it is ordered first anyway, and when it cuts off no list is needed); the
-        // list is then ordered with the history as the TT move's subtree left it.
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        list.clear();
-        let staged = !oppo4
-            && tt_move != Pos::NONE
-            && self.board.is_candidate(tt_move)
-            && own_class(&mut self.board, tt_move, us) != Pattern4::Forbid;
-        if staged {
-            list.push(ScoredMove {
-                pos: tt_move,
-                score: i32::MAX,
-            });
-        } else {
-            if oppo4 {
-                gen_defence(&mut self.board, us, &mut list);
-            } else {
-                gen_all(&mut self.board, us, &mut list);
-                drop_images(&self.board, &mut list, Pos::NONE);
-            }
-            if list.is_empty() {
-                self.lists[ply] = list;
-                return Err(if oppo4 { loss_in(ply as i32 + 4) } else { eval });
-            }
-            if self.params.policy_lmr_max > 0 {
-                node.policy_top = policy_top(&list);
-            }
-            self.apply_policy(node, &mut list, us);
-            self.order(&mut list, ordering, us);
-        }
-        let mut generated = !staged;
-
+        let mut generated = self.first_moves(node, ordering, list, eval)?;
         let mut s = Searched {
             best: -INFINITE,
             best_move: Pos::NONE,
@@ -786,17 +900,8 @@ impl Worker<'_> {
                 if generated {
                     break;
                 }
-                // the staged TT move is done: the full list, with the TT move first
                 generated = true;
-                gen_all(&mut self.board, us, &mut list);
-                drop_images(&self.board, &mut list, tt_move);
-                if self.params.policy_lmr_max > 0 {
-                    node.policy_top = policy_top(&list);
-                }
-                self.apply_policy(node, &mut list, us);
-                self.order(&mut list, ordering, us);
-                pick_best(&mut list, 0);
-                debug_assert_eq!(list[0].pos, tt_move);
+                self.moves_after_tt_move(node, ordering, list);
                 if i == list.len() {
                     break;
                 }
@@ -804,41 +909,10 @@ impl Worker<'_> {
             // Step 11c. Young brothers wait: once the first move is searched (and did not cut
             // off), an idle helper thread may share the rest of the list.
             if count > 0 && list.len() - i >= 2 && self.may_split(depth) {
-                list[i..].sort_by_key(|m| std::cmp::Reverse(m.score));
-                let moves = list[i..]
-                    .iter()
-                    .map(|m| m.pos)
-                    .filter(|&m| m != node.excluded)
-                    .collect();
-                let st = self.open_split(
-                    node,
-                    moves,
-                    count,
-                    depth,
-                    alpha,
-                    s.best,
-                    s.best_move,
-                    PV,
-                    false,
-                );
-                for &t in &st.tried {
-                    s.try_move(t);
-                }
-                if self.stopped {
-                    self.lists[ply] = list;
-                    return Err(0);
-                }
-                if PV && !st.line.is_empty() {
-                    let n = st.line.len();
-                    self.pv[ply][ply..ply + n].copy_from_slice(&st.line);
-                    self.pv_len[ply] = ply + n;
-                }
-                s.best = st.best;
-                s.best_move = st.best_move;
-                depth = st.depth;
-                break;
+                self.split_rest::<PV>(node, &mut list[i..], count, depth, alpha, &mut s);
+                return if self.stopped { Err(0) } else { Ok(s) };
             }
-            pick_best(&mut list, i);
+            pick_best(list, i);
             next = i + 1;
             let m = list[i].pos;
             if m == node.excluded {
@@ -849,7 +923,6 @@ impl Worker<'_> {
                 continue;
             };
             if self.stopped {
-                self.lists[ply] = list;
                 return Err(0);
             }
             s.try_move(m);
@@ -875,9 +948,129 @@ impl Worker<'_> {
                 }
             }
         }
-        self.lists[ply] = list;
         s.depth = depth;
         Ok(s)
+    }
+
+    /// Step 10. The node's first moves into `list`: the defence list when the opponent
+    /// threatens a straight four, else every candidate, ordered. A TT move that the full list
+    /// would hold is searched before the list is made (it is ordered first anyway, and when
+    /// it cuts off no list is needed): then it is the list, and the result is false (the
+    /// list is not yet generated). `Err(value)` when there is no move: `eval`, or a loss
+    /// against a straight four.
+    #[inline(always)]
+    fn first_moves(
+        &mut self,
+        node: &mut NodeCtx,
+        ordering: &MoveOrdering,
+        list: &mut Vec<ScoredMove>,
+        eval: Score,
+    ) -> Result<bool, Score> {
+        let NodeCtx {
+            ply,
+            oppo4,
+            tt_move,
+            ..
+        } = *node;
+        let us = self.board.to_move();
+        let staged = !oppo4
+            && tt_move != Pos::NONE
+            && self.board.is_candidate(tt_move)
+            && own_class(&mut self.board, tt_move, us) != Pattern4::Forbid;
+        if staged {
+            list.push(ScoredMove {
+                pos: tt_move,
+                score: i32::MAX,
+            });
+            return Ok(false);
+        }
+        if oppo4 {
+            gen_defence(&mut self.board, us, list);
+        } else {
+            gen_all(&mut self.board, us, list);
+            drop_images(&self.board, list, Pos::NONE);
+        }
+        if list.is_empty() {
+            return Err(if oppo4 { loss_in(ply as i32 + 4) } else { eval });
+        }
+        self.score_moves(node, ordering, list);
+        Ok(true)
+    }
+
+    /// Step 10, once the staged TT move is searched: the full list, ordered with the history
+    /// as the TT move's subtree left it, with the TT move first.
+    #[inline(always)]
+    fn moves_after_tt_move(
+        &mut self,
+        node: &mut NodeCtx,
+        ordering: &MoveOrdering,
+        list: &mut Vec<ScoredMove>,
+    ) {
+        let us = self.board.to_move();
+        gen_all(&mut self.board, us, list);
+        drop_images(&self.board, list, node.tt_move);
+        self.score_moves(node, ordering, list);
+        pick_best(list, 0);
+        debug_assert_eq!(list[0].pos, node.tt_move);
+    }
+
+    /// Adds the search's own terms to the scores of a node's generated `list` (the policy's,
+    /// noting its best score first where the reductions use it, and the ordering's).
+    #[inline(always)]
+    fn score_moves(&self, node: &mut NodeCtx, ordering: &MoveOrdering, list: &mut [ScoredMove]) {
+        let us = self.board.to_move();
+        if self.params.policy_lmr_max > 0 {
+            node.policy_top = policy_top(list);
+        }
+        self.apply_policy(node, list, us);
+        self.order(list, ordering, us);
+    }
+
+    /// Step 11c. Shares the rest of a node's list (`rest`, after move number `count`) with
+    /// idle helper threads at a split point, and takes what the threads found into `s`
+    /// (only the moves tried when the search stops).
+    #[inline(always)]
+    fn split_rest<const PV: bool>(
+        &mut self,
+        node: &NodeCtx,
+        rest: &mut [ScoredMove],
+        count: usize,
+        depth: i32,
+        alpha: Score,
+        s: &mut Searched,
+    ) {
+        rest.sort_by_key(|m| std::cmp::Reverse(m.score));
+        let moves = rest
+            .iter()
+            .map(|m| m.pos)
+            .filter(|&m| m != node.excluded)
+            .collect();
+        let st = self.open_split(
+            node,
+            moves,
+            count,
+            depth,
+            alpha,
+            s.best,
+            s.best_move,
+            PV,
+            false,
+        );
+        for &t in &st.tried {
+            s.try_move(t);
+        }
+        if self.stopped {
+            return;
+        }
+        if PV && !st.line.is_empty() {
+            let ply = node.ply;
+            let n = st.line.len();
+            self.pv[ply][ply..ply + n].copy_from_slice(&st.line);
+            self.pv_len[ply] = ply + n;
+        }
+        s.best = st.best;
+        s.best_move = st.best_move;
+        s.depth = st.depth;
     }
 
     /// The best move of a node at `ply` searched with `depth` left, among the moves `tried`:
@@ -926,6 +1119,25 @@ enum Singular {
     LikelyFailHigh,
     /// Not singular.
     No,
+}
+
+/// What a node knows after its table probe and static evaluation (steps 4-5).
+#[derive(Clone, Copy)]
+struct NodeEval {
+    /// The move a singular test leaves out of the node, or none.
+    excluded: Pos,
+    /// The table's move (a playable point), or none.
+    tt_move: Pos,
+    /// The table's entry, with its value at the node's ply.
+    tt_hit: Option<(TtHit, Score)>,
+    tt_pv: bool,
+    /// The opponent has a straight four.
+    oppo4: bool,
+    static_eval: Score,
+    /// The evaluation the pruning uses (the table's value where its bound allows).
+    eval: Score,
+    /// The static evaluation is above ours two plies ago.
+    improving: bool,
 }
 
 /// What the loop over a node's moves found.

@@ -6,7 +6,6 @@ use super::Worker;
 use crate::pattern::Pattern4;
 use crate::search::score::{from_tt, loss_in, to_tt, win_in, Score};
 use crate::search::tt::Bound;
-use crate::search::MAX_PLY;
 use crate::types::{Color, Pos, Rule};
 
 impl Worker<'_> {
@@ -14,56 +13,27 @@ impl Worker<'_> {
     /// last move (each answered by the forced block) looking for a VCF or a better position.
     pub(super) fn qsearch<const PV: bool>(
         &mut self,
-        mut alpha: Score,
-        mut beta: Score,
+        alpha: Score,
+        beta: Score,
         ply: usize,
         qdepth: i32,
     ) -> Score {
-        if !self.enter_node::<PV>(ply) {
-            return 0;
-        }
-        let p = ply as i32;
-        let forced = match self.quick_checks(ply) {
+        let (mut alpha, beta, forced) = match self.open_node::<PV>(alpha, beta, ply) {
+            Ok(opened) => opened,
             Err(v) => return v,
-            Ok(f) => f,
         };
-        if ply >= MAX_PLY - 4 {
-            return self.evaluate();
-        }
-        alpha = alpha.max(loss_in(p));
-        beta = beta.min(win_in(p + 1));
-        if alpha >= beta {
-            return alpha;
-        }
+        let p = ply as i32;
         if let Some(blk) = forced {
             // the opponent's four must be blocked, whatever we hoped to do
-            self.sh.tt.prefetch(self.board.key_after(blk));
-            self.play(blk);
-            let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth);
-            self.unplay();
-            if PV && !self.stopped && v > alpha {
-                self.update_pv(ply, blk);
-            }
-            return v;
+            return self.search_block::<PV>(blk, alpha, ply, |w| {
+                w.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth)
+            });
         }
         let key = self.board.key();
-        let mut tt_move = Pos::NONE;
-        let mut stand = None;
-        if let Some(h) = self.sh.tt.probe(key) {
-            self.stats.tt_hits += 1;
-            let s = from_tt(h.score, p);
-            if !PV
-                && h.bound != Bound::None
-                && ((h.bound as u8 & Bound::Lower as u8 != 0 && s >= beta)
-                    || (h.bound as u8 & Bound::Upper as u8 != 0 && s <= alpha))
-            {
-                return s;
-            }
-            if h.mv.is_point() && self.board.contains(h.mv) && self.board.is_empty(h.mv) {
-                tt_move = h.mv;
-            }
-            stand = Some(h.eval);
-        }
+        let (tt_move, stand) = match self.qprobe::<PV>(key, p, alpha, beta) {
+            Ok(probe) => probe,
+            Err(v) => return v,
+        };
         let stand = stand.unwrap_or_else(|| self.evaluate());
         if stand >= beta {
             return stand;
@@ -79,30 +49,8 @@ impl Worker<'_> {
         let Some(last) = self.board.last_move_of(us) else {
             return stand;
         };
-        let allow_plain = qdepth >= self.params.qvcf_plain_depth;
         let mut list = std::mem::take(&mut self.qlists[ply]);
-        list.clear();
-        if tt_move != Pos::NONE {
-            let c = self.board.threat(tt_move, us);
-            if (Pattern4::Block4..Pattern4::Five).contains(&c) || c == Pattern4::Flex3x2 {
-                list.push(tt_move);
-            }
-        }
-        for &o in QVCF_RANGE.iter() {
-            let q = Pos::from_index((last.index() as i32 + o) as usize);
-            if !self.board.is_empty(q) || q == tt_move {
-                continue;
-            }
-            let c = self.board.threat(q, us);
-            let ok = if allow_plain {
-                c >= Pattern4::Block4
-            } else {
-                c >= Pattern4::Block4Plus
-            };
-            if (ok && c < Pattern4::Five) || c == Pattern4::Flex3x2 {
-                list.push(q);
-            }
-        }
+        self.qmoves(&mut list, last, tt_move, qdepth);
         let mut best = stand;
         let mut best_move = Pos::NONE;
         for i in 0..list.len() {
@@ -144,6 +92,69 @@ impl Worker<'_> {
             .tt
             .store(key, best_move, to_tt(best, p), stand, -1, bound, PV);
         best
+    }
+
+    /// Looks the position (`key`) of a threat quiescence node up in the transposition table:
+    /// the TT move (a playable point, or none) and the entry's static evaluation;
+    /// `Err(value)` when the entry's value at `ply` (`p`) decides a non-PV node in (`alpha`,
+    /// `beta`).
+    #[inline(always)]
+    fn qprobe<const PV: bool>(
+        &mut self,
+        key: u64,
+        p: i32,
+        alpha: Score,
+        beta: Score,
+    ) -> Result<(Pos, Option<Score>), Score> {
+        let Some(h) = self.sh.tt.probe(key) else {
+            return Ok((Pos::NONE, None));
+        };
+        self.stats.tt_hits += 1;
+        let s = from_tt(h.score, p);
+        if !PV
+            && h.bound != Bound::None
+            && ((h.bound as u8 & Bound::Lower as u8 != 0 && s >= beta)
+                || (h.bound as u8 & Bound::Upper as u8 != 0 && s <= alpha))
+        {
+            return Err(s);
+        }
+        let mut tt_move = Pos::NONE;
+        if h.mv.is_point() && self.board.contains(h.mv) && self.board.is_empty(h.mv) {
+            tt_move = h.mv;
+        }
+        Ok((tt_move, Some(h.eval)))
+    }
+
+    /// The candidate fours of a threat quiescence node at `qdepth` into `list`: the TT move
+    /// when it makes a four (or a double three), then the points near our `last` move that
+    /// make one (only fours that also make a three once `qdepth` is below the plain fours'
+    /// level) or a double three.
+    #[inline(always)]
+    fn qmoves(&mut self, list: &mut Vec<Pos>, last: Pos, tt_move: Pos, qdepth: i32) {
+        let us = self.board.to_move();
+        let allow_plain = qdepth >= self.params.qvcf_plain_depth;
+        list.clear();
+        if tt_move != Pos::NONE {
+            let c = self.board.threat(tt_move, us);
+            if (Pattern4::Block4..Pattern4::Five).contains(&c) || c == Pattern4::Flex3x2 {
+                list.push(tt_move);
+            }
+        }
+        for &o in QVCF_RANGE.iter() {
+            let q = Pos::from_index((last.index() as i32 + o) as usize);
+            if !self.board.is_empty(q) || q == tt_move {
+                continue;
+            }
+            let c = self.board.threat(q, us);
+            let ok = if allow_plain {
+                c >= Pattern4::Block4
+            } else {
+                c >= Pattern4::Block4Plus
+            };
+            if (ok && c < Pattern4::Five) || c == Pattern4::Flex3x2 {
+                list.push(q);
+            }
+        }
     }
 
     /// The defender's forced block in the threat quiescence search.
