@@ -15,6 +15,7 @@ use gomoku_engine::nnue::float::{
 };
 use gomoku_engine::nnue::shape::NUM_SHAPES;
 use gomoku_engine::nnue::{FEAT, H1, H2, OUT};
+use gomoku_engine::rng::{Rng, SplitMix64};
 use gomoku_engine::{Board, Color, Pos, Rule};
 
 #[cfg(feature = "burn")]
@@ -109,29 +110,15 @@ impl Bench for Hand {
     }
 }
 
-/// SplitMix64, for the synthetic samples.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next() >> 32) * n as u64 >> 32) as usize
-    }
-    fn unit(&mut self) -> f32 {
-        (self.next() >> 40) as f32 / (1u64 << 24) as f32
-    }
+/// A number in [0, 1) from `rng`, for the synthetic samples.
+fn unit(rng: &mut SplitMix64) -> f32 {
+    (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32
 }
 
 /// `n` synthetic samples: uniform shape classes, 45 stones (so 180 empty points), a target
 /// among the empty points and a random win/draw/loss distribution.
 pub fn synthetic(n: usize, seed: u64) -> Vec<Sample> {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     (0..n)
         .map(|_| {
             let shapes: Vec<[u16; 4]> = (0..POINTS)
@@ -144,12 +131,16 @@ pub fn synthetic(n: usize, seed: u64) -> Vec<Sample> {
             let mut empty = order[45..].to_vec();
             empty.sort_unstable();
             let target = empty[rng.below(empty.len())];
-            let v = [rng.unit() + 0.01, rng.unit() * 0.3, rng.unit() + 0.01];
+            let v = [
+                unit(&mut rng) + 0.01,
+                unit(&mut rng) * 0.3,
+                unit(&mut rng) + 0.01,
+            ];
             let sum: f32 = v.iter().sum();
             Sample {
                 shapes,
                 empty,
-                to_move: (rng.next() & 1) as u8,
+                to_move: (rng.next_u64() & 1) as u8,
                 target: Some(target),
                 value: v.map(|x| x / sum),
             }
@@ -212,7 +203,7 @@ pub fn from_corpus(path: &str, n: usize, seed: u64) -> Vec<Sample> {
             }
         }
     }
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     for i in (1..out.len()).rev() {
         out.swap(i, rng.below(i + 1));
     }
