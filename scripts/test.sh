@@ -7,8 +7,9 @@
 # the web page's modules (Node's test runner: node 18 or later, no npm packages), then the
 # workspace's unit, data-driven and integration tests, including the browser test of the web
 # board, which needs Debian's chromium and chromium-driver: they are installed here when missing
-# (as root, or through sudo); then the Ray driver of the self-play corpus
-# (scripts/test_corpus_ray.py, on a local Ray instance with the release binary, built here),
+# (as root, or through sudo); then scripts/train-eval.sh on a tiny corpus, twice, which must
+# give the same model byte for byte (scripts/test_train_eval.sh); then the Ray driver of the
+# self-play corpus (scripts/test_corpus_ray.py, on a local Ray instance with the release binary, built here),
 # which needs the ray of scripts/requirements-ray.txt: it is installed with pip when missing.
 # Usage: scripts/test.sh   (from anywhere in the repository)
 set -euo pipefail
@@ -54,6 +55,8 @@ echo "scripts/test.sh: node --test (the web page's modules)" >&2
 node --test crates/app/web/tests/*.test.mjs
 echo "scripts/test.sh: cargo test" >&2
 cargo test --workspace --locked
+echo "scripts/test.sh: train-eval.sh on a tiny corpus (scripts/test_train_eval.sh)" >&2
+scripts/test_train_eval.sh target/release/gomoku
 
 echo "scripts/test.sh: the Ray driver of the corpus (scripts/test_corpus_ray.py)" >&2
 if ! python3 -c 'import ray' 2>/dev/null; then

@@ -3,17 +3,17 @@
 //! deletes and restores, opens, exports, explores and imports; SGF tags and notes survive a
 //! round trip through the board.
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::{Method, StatusCode};
 use axum::Router;
 use gomoku_app::library::Library;
 use gomoku_app::web::{app, AppState, ServerConfig};
-use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tower::ServiceExt;
+
+#[path = "web_common/mod.rs"]
+mod web_common;
 
 /// A server whose library is the file `path` (`None`: no library).
 fn server(path: Option<&Path>) -> Router {
@@ -26,21 +26,9 @@ fn server(path: Option<&Path>) -> Router {
     }))
 }
 
+/// One request with an optional JSON body (the shared helper takes the body as text).
 async fn call(app: &Router, method: Method, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
+    web_common::call(app, method, uri, body.map(|b| b.to_string()).as_deref()).await
 }
 
 async fn get(app: &Router, uri: &str) -> Value {
