@@ -33,10 +33,6 @@ pub struct EvalParams {
     pub pattern_defend_score: [i32; NUM_PATTERNS],
     /// Bonus of the side to move in the static evaluation.
     pub tempo: i32,
-    /// Weight (in 1/16) of the point-value difference now.
-    pub basic_weight: i32,
-    /// Weight (in 1/16) of the point-value difference one ply ago.
-    pub previous_weight: i32,
     /// Threat term: the side to move has a four that also makes a three (or more).
     pub threat_self_four_plus: i32,
     /// Threat term: the side to move has a plain four.
@@ -78,8 +74,6 @@ impl Default for EvalParams {
             pattern_attack_score: [0, 0, 0, 1, 2, 3, 6, 8, 6, 12, 12, 40, 100],
             pattern_defend_score: [0, 0, 0, 0, 1, 2, 4, 5, 4, 8, 8, 20, 60],
             tempo: 10,
-            basic_weight: 9,
-            previous_weight: 7,
             threat_self_four_plus: 53,
             threat_self_four: 4,
             threat_self_three_plus: 91,
@@ -366,25 +360,18 @@ static INSTALLED: OnceLock<EvalModel> = OnceLock::new();
 /// The compiled-in model's bytes.
 static EMBEDDED_MODEL: &[u8] = include_bytes!("../weights/eval.bin");
 
-/// Defines the getter and the setter of each of the model's tables, each after its doc
-/// comment: `get, set: table[at(colour, index)];` reads and writes
-/// `self.table[Self::at(rule, colour, index)]`.
-macro_rules! table_accessors {
-    ($($(#[$get_doc:meta])* $get:ident, $(#[$set_doc:meta])* $set:ident:
-        $table:ident[$at:ident($colour:ident, $index:ident)];)*) => {
-        $(
-            $(#[$get_doc])*
-            #[must_use]
-            pub fn $get(&self, rule: Rule, $colour: Color, $index: usize) -> i16 {
-                self.$table[Self::$at(rule, $colour, $index)]
-            }
-
-            $(#[$set_doc])*
-            pub fn $set(&mut self, rule: Rule, $colour: Color, $index: usize, v: i16) {
-                self.$table[Self::$at(rule, $colour, $index)] = v;
-            }
-        )*
-    };
+/// One entry of a model's tables for a rule: which table, for which colour, at which index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// The value of an empty point with a pcode for the colour.
+    Value(Color, usize),
+    /// The threat value of a mask, with the colour to move.
+    Threat(Color, usize),
+    /// The move-ordering score of the colour playing on a point with a pcode.
+    Attack(Color, usize),
+    /// The move-ordering score of taking a point where the colour (the opponent of the
+    /// mover) has a pcode.
+    Defend(Color, usize),
 }
 
 impl EvalModel {
@@ -413,7 +400,7 @@ impl EvalModel {
                     let class = combine(rule, colour, *pats);
                     let line_sum: i32 = pats.iter().map(|&q| p.pattern_value[q as usize]).sum();
                     let v = line_sum + p.pattern4_value[class as usize];
-                    m.set_value(rule, colour, code, sat(v));
+                    m.set(rule, Entry::Value(colour, code), sat(v));
                     let att: i32 = pats
                         .iter()
                         .map(|&q| p.pattern_attack_score[q as usize])
@@ -428,7 +415,7 @@ impl EvalModel {
                 }
                 for mask in 0..NUM_THREAT_MASKS {
                     let v = formula_threat(p, mask).clamp(-30_000, 30_000) as i16;
-                    m.set_threat(rule, colour, mask, v);
+                    m.set(rule, Entry::Threat(colour, mask), v);
                 }
             }
         }
@@ -499,11 +486,11 @@ impl EvalModel {
             for colour in Color::BOTH {
                 for code in 0..NUM_PCODES {
                     let v = words.next().unwrap_or(0);
-                    m.set_value(rule, colour, code, v);
+                    m.set(rule, Entry::Value(colour, code), v);
                 }
                 for mask in 0..NUM_THREAT_MASKS {
                     let v = words.next().unwrap_or(0);
-                    m.set_threat(rule, colour, mask, v);
+                    m.set(rule, Entry::Threat(colour, mask), v);
                 }
                 for code in 0..NUM_PCODES {
                     m.attack[Self::value_at(rule, colour, code)] = words.next().unwrap_or(0);
@@ -542,27 +529,57 @@ impl EvalModel {
         out
     }
 
-    table_accessors! {
-        /// The move-ordering score of `colour` playing on a point with its `pcode`.
-        attack,
-        /// Sets an attack score (see [`EvalModel::attack`]).
-        set_attack: attack[value_at(colour, pcode)];
+    /// The table and the index in it of `entry` under `rule`.
+    fn slot(&self, rule: Rule, entry: Entry) -> (&[i16], usize) {
+        match entry {
+            Entry::Value(c, i) => (&self.values, Self::value_at(rule, c, i)),
+            Entry::Threat(c, i) => (&self.threats, Self::threat_at(rule, c, i)),
+            Entry::Attack(c, i) => (&self.attack, Self::value_at(rule, c, i)),
+            Entry::Defend(c, i) => (&self.defend, Self::value_at(rule, c, i)),
+        }
+    }
 
-        /// The move-ordering score of taking a point where `colour` (the opponent of the
-        /// mover) has `pcode`.
-        defend,
-        /// Sets a defence score (see [`EvalModel::defend`]).
-        set_defend: defend[value_at(colour, pcode)];
+    /// The value of `entry` under `rule`.
+    #[must_use]
+    pub fn get(&self, rule: Rule, entry: Entry) -> i16 {
+        let (table, i) = self.slot(rule, entry);
+        table[i]
+    }
 
-        /// The value of an empty point with `pcode` for `colour`.
-        value,
-        /// Sets a point value (see [`EvalModel::value`]).
-        set_value: values[value_at(colour, pcode)];
+    /// Sets `entry` under `rule` to `v`.
+    pub fn set(&mut self, rule: Rule, entry: Entry, v: i16) {
+        let (table, i) = match entry {
+            Entry::Value(c, i) => (&mut self.values, Self::value_at(rule, c, i)),
+            Entry::Threat(c, i) => (&mut self.threats, Self::threat_at(rule, c, i)),
+            Entry::Attack(c, i) => (&mut self.attack, Self::value_at(rule, c, i)),
+            Entry::Defend(c, i) => (&mut self.defend, Self::value_at(rule, c, i)),
+        };
+        table[i] = v;
+    }
 
-        /// The threat value of `mask` with `to_move` to move.
-        threat,
-        /// Sets a threat value (see [`EvalModel::threat`]).
-        set_threat: threats[threat_at(to_move, mask)];
+    /// The value of an empty point with `pcode` for `colour`.
+    #[must_use]
+    pub fn value(&self, rule: Rule, colour: Color, pcode: usize) -> i16 {
+        self.get(rule, Entry::Value(colour, pcode))
+    }
+
+    /// The threat value of `mask` with `to_move` to move.
+    #[must_use]
+    pub fn threat(&self, rule: Rule, to_move: Color, mask: usize) -> i16 {
+        self.get(rule, Entry::Threat(to_move, mask))
+    }
+
+    /// The move-ordering score of `colour` playing on a point with its `pcode`.
+    #[must_use]
+    pub fn attack(&self, rule: Rule, colour: Color, pcode: usize) -> i16 {
+        self.get(rule, Entry::Attack(colour, pcode))
+    }
+
+    /// The move-ordering score of taking a point where `colour` (the opponent of the mover)
+    /// has `pcode`.
+    #[must_use]
+    pub fn defend(&self, rule: Rule, colour: Color, pcode: usize) -> i16 {
+        self.get(rule, Entry::Defend(colour, pcode))
     }
 
     /// Sets the values that are fixed whatever the training says: 0 for a point whose lines
@@ -576,7 +593,7 @@ impl EvalModel {
                     let dead = pats.iter().all(|&q| q == Pattern::Dead);
                     let forbid = combine(rule, colour, *pats) == Pattern4::Forbid;
                     if dead || forbid {
-                        self.set_value(rule, colour, code, 0);
+                        self.set(rule, Entry::Value(colour, code), 0);
                     }
                     let i = Self::value_at(rule, colour, code);
                     if dead {

@@ -19,7 +19,7 @@
 //! patterns mean the same for both); renju has a table per colour. Every step is deterministic:
 //! the same games, options and seed give the same model.
 
-use crate::eval::{threat_mask, EvalModel, NUM_THREAT_MASKS};
+use crate::eval::{threat_mask, Entry, EvalModel, NUM_THREAT_MASKS};
 use crate::pattern::{Pattern, Pattern4, NUM_PCODES};
 use crate::types::{Color, Pos, Rule};
 use crate::Board;
@@ -123,39 +123,6 @@ fn copy_of(per_colour: bool, colour: Color) -> usize {
     }
 }
 
-/// One entry of a model's tables for a rule: which table, for which colour, at which index.
-#[derive(Clone, Copy, Debug)]
-enum Entry {
-    /// The value of a pcode.
-    Value(Color, usize),
-    /// The threat entry of a mask, for the side to move.
-    Threat(Color, usize),
-    /// The move-ordering attack score of a pcode.
-    Attack(Color, usize),
-    /// The move-ordering defence score of a pcode.
-    Defend(Color, usize),
-}
-
-impl Entry {
-    fn get(self, model: &EvalModel, rule: Rule) -> i16 {
-        match self {
-            Entry::Value(c, i) => model.value(rule, c, i),
-            Entry::Threat(c, i) => model.threat(rule, c, i),
-            Entry::Attack(c, i) => model.attack(rule, c, i),
-            Entry::Defend(c, i) => model.defend(rule, c, i),
-        }
-    }
-
-    fn set(self, model: &mut EvalModel, rule: Rule, v: i16) {
-        match self {
-            Entry::Value(c, i) => model.set_value(rule, c, i, v),
-            Entry::Threat(c, i) => model.set_threat(rule, c, i, v),
-            Entry::Attack(c, i) => model.set_attack(rule, c, i, v),
-            Entry::Defend(c, i) => model.set_defend(rule, c, i, v),
-        }
-    }
-}
-
 /// The `len` parameters of a layout whose `entries` are given, read from `model`.
 fn params_of(
     len: usize,
@@ -165,7 +132,7 @@ fn params_of(
 ) -> Vec<f64> {
     let mut w = vec![0.0; len];
     for (j, entry) in entries {
-        w[j] = f64::from(entry.get(model, rule));
+        w[j] = f64::from(model.get(rule, entry));
     }
     w
 }
@@ -179,7 +146,7 @@ fn store(
     model: &mut EvalModel,
 ) {
     for (j, entry) in entries {
-        entry.set(model, rule, w[j].round().clamp(-30_000.0, 30_000.0) as i16);
+        model.set(rule, entry, w[j].round().clamp(-30_000.0, 30_000.0) as i16);
     }
     model.fix_constants();
 }
