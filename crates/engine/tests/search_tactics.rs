@@ -459,7 +459,12 @@ fn all_root_moves(b: &Board) -> Vec<Pos> {
 
 /// A freestyle 15x15 position.
 fn opening(moves: &str) -> Board {
-    Game::from_position(15, Rule::Freestyle, moves)
+    position(Rule::Freestyle, moves)
+}
+
+/// A 15x15 position under `rule`.
+fn position(rule: Rule, moves: &str) -> Board {
+    Game::from_position(15, rule, moves)
         .expect("valid")
         .board()
         .clone()
@@ -649,10 +654,7 @@ fn exact_values_for_the_best_moves_and_bounds_for_the_rest() {
         (Rule::Standard, "h8 h7 j6 i7 f7"),
         (Rule::Renju, "h8 i9 j8"),
     ] {
-        let b = Game::from_position(15, rule, moves)
-            .expect("valid")
-            .board()
-            .clone();
+        let b = position(rule, moves);
         for (k, d) in [(1, 4), (3, 6), (5, 8)] {
             let mut e = Engine::new(EngineConfig {
                 hash_mb: 4,
@@ -771,10 +773,7 @@ fn singular_tests_run_from_their_depth_and_switch_off() {
         (Rule::Standard, "f10 i7 h8"),
         (Rule::Renju, "h8 h7 h10 i6 i10 i7 g7 g8 j5 i9"),
     ] {
-        let b = Game::from_position(15, rule, moves)
-            .expect("valid")
-            .board()
-            .clone();
+        let b = position(rule, moves);
         for on in [true, false] {
             let mut params = gomoku_engine::search::SearchParams::default();
             let from = if on { "106" } else { "1600" };
@@ -813,10 +812,7 @@ fn the_fail_high_reduction_applies_under_its_own_rule() {
     // The nodes of a fixed-depth search with the parameters `set`; the search is deterministic
     // on one thread.
     let nodes = |rule, moves: &str, set: &[(&str, &str)]| {
-        let b = Game::from_position(15, rule, moves)
-            .expect("valid")
-            .board()
-            .clone();
+        let b = position(rule, moves);
         let mut params = gomoku_engine::search::SearchParams::default();
         for (name, value) in set {
             params.set(name, value).expect("in range");
@@ -879,10 +875,7 @@ const NEARLY_FULL_RENJU: [&str; 9] = [
 fn white_leaves_renju_black_only_a_forbidden_point() {
     // the referee ends a game on the 225th move, Black's, and a forbidden last point loses it
     let moves: String = NEARLY_FULL_RENJU.concat();
-    let b = Game::from_position(15, Rule::Renju, moves.trim())
-        .expect("valid")
-        .board()
-        .clone();
+    let b = position(Rule::Renju, moves.trim());
     assert_eq!(b.stone_count(), 223);
     assert_eq!(b.to_move(), Color::White);
     let b10 = Pos::new(1, 5);

@@ -9,30 +9,13 @@ fn own_and_opponent_stones_in_any_order() {
     // the left by our stone at 2,7: the only defence is 7,7
     let a = board(
         &mut b,
-        &[
-            (5, 7, 2),
-            (10, 10, 1),
-            (3, 7, 2),
-            (2, 7, 1),
-            (6, 7, 2),
-            (11, 11, 1),
-            (4, 7, 2),
-        ],
+        &fields("5,7,2 10,10,1 3,7,2 2,7,1 6,7,2 11,11,1 4,7,2"),
     );
     assert_eq!(a, "7,7");
     // we are Black with an open four of our own (fields 1): we complete the five
     let a = board(
         &mut b,
-        &[
-            (0, 0, 2),
-            (3, 5, 1),
-            (0, 2, 2),
-            (4, 5, 1),
-            (14, 14, 2),
-            (5, 5, 1),
-            (14, 12, 2),
-            (6, 5, 1),
-        ],
+        &fields("0,0,2 3,5,1 0,2,2 4,5,1 14,14,2 5,5,1 14,12,2 6,5,1"),
     );
     assert!(a == "2,5" || a == "7,5", "{a}");
     b.end();
@@ -59,17 +42,7 @@ fn dead_stones_of_a_continuous_game_are_never_played() {
     // Field 3 does not count for the side to move: 4 own, 4 opponent, so we are Black.
     let a = board(
         &mut b,
-        &[
-            (2, 5, 3),
-            (3, 5, 1),
-            (4, 5, 1),
-            (5, 5, 1),
-            (6, 5, 1),
-            (0, 0, 2),
-            (0, 2, 2),
-            (14, 14, 2),
-            (14, 12, 2),
-        ],
+        &fields("2,5,3 3,5,1 4,5,1 5,5,1 6,5,1 0,0,2 0,2,2 14,14,2 14,12,2"),
     );
     assert_eq!(a, "7,5");
     b.end();

@@ -8,17 +8,7 @@ fn no_move_after_five_or_on_a_full_board() {
     // a five already on the board
     let a = board(
         &mut b,
-        &[
-            (0, 0, 2),
-            (1, 0, 2),
-            (2, 0, 2),
-            (3, 0, 2),
-            (4, 0, 2),
-            (0, 5, 1),
-            (1, 5, 1),
-            (2, 5, 1),
-            (3, 5, 1),
-        ],
+        &fields("0,0,2 1,0,2 2,0,2 3,0,2 4,0,2 0,5,1 1,5,1 2,5,1 3,5,1"),
     );
     assert!(a.starts_with("ERROR") && a.contains("over"), "{a}");
     // the opponent completes five with TURN: the stone stays, we cannot answer

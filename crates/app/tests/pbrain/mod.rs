@@ -188,6 +188,20 @@ fn started(infos: &[&str], size: usize) -> Brain {
     b
 }
 
+/// Field lines written as the protocol writes them, `x,y,field` apart by spaces.
+fn fields(text: &str) -> Vec<(usize, usize, u8)> {
+    text.split_whitespace()
+        .map(|f| {
+            let v: Vec<&str> = f.split(',').collect();
+            (
+                v[0].parse().unwrap(),
+                v[1].parse().unwrap(),
+                v[2].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
 /// Sends `BOARD`, the field lines and `DONE`; returns the answer.
 fn board(b: &mut Brain, fields: &[(usize, usize, u8)]) -> String {
     b.send("BOARD");

@@ -25,15 +25,7 @@ async fn read_until(body: &mut Body, want: &str) -> String {
 async fn the_stream_starts_with_the_state_then_streams_engine_progress() {
     let (app, state) = router();
     let (id, _) = new_game(&app, json!({"time_ms": 400})).await;
-    let resp = app
-        .clone()
-        .oneshot(
-            Request::get(format!("/api/games/{id}/events"))
-                .body(Body::empty())
-                .unwrap(),
-        )
-        .await
-        .unwrap();
+    let resp = get_response(&app, &format!("/api/games/{id}/events")).await;
     assert_eq!(resp.status(), StatusCode::OK);
     assert!(resp.headers()[header::CONTENT_TYPE]
         .to_str()
@@ -62,15 +54,7 @@ async fn the_stream_starts_with_the_state_then_streams_engine_progress() {
 async fn removing_the_game_closes_the_stream() {
     let (app, _) = router();
     let (id, _) = new_game(&app, json!({"white": "person"})).await;
-    let resp = app
-        .clone()
-        .oneshot(
-            Request::get(format!("/api/games/{id}/events"))
-                .body(Body::empty())
-                .unwrap(),
-        )
-        .await
-        .unwrap();
+    let resp = get_response(&app, &format!("/api/games/{id}/events")).await;
     let mut body = resp.into_body();
     read_until(&mut body, "event: state").await;
     call(&app, Method::DELETE, &format!("/api/games/{id}"), None).await;

@@ -5,13 +5,12 @@
 //! game's lines; and every kind of bad request. The helpers are in `web_common`.
 
 use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::{header, Method, StatusCode};
 use axum::Router;
 use gomoku_app::web::{app, AppState, ServerConfig};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
-use tower::ServiceExt;
 
 #[path = "../web_common/mod.rs"]
 mod web_common;

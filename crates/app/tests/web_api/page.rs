@@ -5,11 +5,7 @@ use super::*;
 #[tokio::test]
 async fn index_and_assets_are_served_from_the_binary() {
     let (app, _) = router();
-    let resp = app
-        .clone()
-        .oneshot(Request::get("/").body(Body::empty()).unwrap())
-        .await
-        .unwrap();
+    let resp = get_response(&app, "/").await;
     assert_eq!(resp.status(), StatusCode::OK);
     assert!(resp.headers()[header::CONTENT_TYPE]
         .to_str()
@@ -42,11 +38,7 @@ async fn index_and_assets_are_served_from_the_binary() {
         ("/style.css", "text/css"),
         ("/favicon.svg", "image/svg+xml"),
     ] {
-        let resp = app
-            .clone()
-            .oneshot(Request::get(path).body(Body::empty()).unwrap())
-            .await
-            .unwrap();
+        let resp = get_response(&app, path).await;
         assert_eq!(resp.status(), StatusCode::OK, "{path}");
         let ct = resp.headers()[header::CONTENT_TYPE].to_str().unwrap();
         assert!(ct.starts_with(ty), "{path}: {ct}");

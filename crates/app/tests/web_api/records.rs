@@ -66,15 +66,11 @@ async fn export_errors() {
 async fn psq_download_has_a_file_name() {
     let (app, _) = router();
     let (id, _) = new_game(&app, json!({"position": "h8"})).await;
-    let resp = app
-        .clone()
-        .oneshot(
-            Request::get(format!("/api/games/{id}/export?format=psq&download=true"))
-                .body(Body::empty())
-                .unwrap(),
-        )
-        .await
-        .unwrap();
+    let resp = get_response(
+        &app,
+        &format!("/api/games/{id}/export?format=psq&download=true"),
+    )
+    .await;
     assert_eq!(resp.status(), StatusCode::OK);
     let cd = resp.headers()[header::CONTENT_DISPOSITION]
         .to_str()

@@ -49,6 +49,12 @@ pub async fn get(app: &Router, uri: &str) -> (StatusCode, Value) {
     call(app, Method::GET, uri, None).await
 }
 
+/// A GET whose answer is kept whole: its headers, and a body that may be a stream or not JSON.
+pub async fn get_response(app: &Router, uri: &str) -> axum::response::Response {
+    let req = Request::get(uri).body(Body::empty()).unwrap();
+    app.clone().oneshot(req).await.unwrap()
+}
+
 /// Creates a game and returns its id and state.
 pub async fn new_game(app: &Router, settings: Value) -> (String, Value) {
     let (status, v) = post(app, "/api/games", settings).await;
