@@ -3,8 +3,9 @@
 # as errors), the length of every function (scripts/fn-lengths.py: at most 120 lines in the
 # source, 150 in tests), the figures tables of the README and docs/benchmarks.md against their
 # match records and the `Bench:` line (scripts/figures.sh --check, which builds the release
-# binaries), the documentation (cargo doc, warnings as errors), the unit tests of
-# the web page's modules (Node's test runner: node 18 or later, no npm packages), then the
+# binaries), the documentation (cargo doc, warnings as errors), the tests of the scaling plot's
+# choice of match records (scripts/test_scaling_plot.py; the plot itself when matplotlib is
+# there), the unit tests of the web page's modules (Node's test runner: node 18 or later, no npm packages), then the
 # workspace's unit, data-driven and integration tests, including the browser test of the web
 # board, which needs Debian's chromium and chromium-driver: they are installed here when missing
 # (as root, or through sudo); then scripts/train-eval.sh on a tiny corpus, twice, which must
@@ -51,6 +52,8 @@ echo "scripts/test.sh: the figures tables (scripts/figures.sh --check)" >&2
 scripts/figures.sh --check
 echo "scripts/test.sh: cargo doc" >&2
 RUSTDOCFLAGS="${RUSTDOCFLAGS:-} -D warnings" cargo doc --workspace --no-deps --locked
+echo "scripts/test.sh: the scaling plot's records (scripts/test_scaling_plot.py)" >&2
+python3 scripts/test_scaling_plot.py
 echo "scripts/test.sh: node --test (the web page's modules)" >&2
 node --test crates/app/web/tests/*.test.mjs
 echo "scripts/test.sh: cargo test" >&2

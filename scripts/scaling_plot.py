@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Draws the engine's score against Rapfi as a function of the time a move (docs/scaling.png).
+
+Reads docs/figures/matches.tsv (the record of every match on the eval openings) and, for each
+rule asked for, takes the last match at each time a move that had no game clock. Each point is
+the score with its 95% interval (from the games' wins, losses and draws); a flat line means the
+engine gains from time as much as Rapfi does, a falling one that Rapfi gains more.
+
+usage: scripts/scaling_plot.py [--rules freestyle,standard,renju] [--board 15x15]
+                               [--tsv docs/figures/matches.tsv] [--out docs/scaling.png]
+Needs matplotlib (scripts/requirements-plot.txt); prints the points it drew.
+"""
+import argparse
+import csv
+import math
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def read_matches(path):
+    with open(path, encoding="utf-8") as f:
+        lines = [l for l in f if not l.startswith("#")]
+    return list(csv.DictReader(lines, delimiter="\t"))
+
+
+def interval(wins, losses, draws):
+    """The score and the half width of its 95% interval, in percent."""
+    n = wins + losses + draws
+    mean = (wins + draws / 2) / n
+    second = (wins + draws / 4) / n
+    sd = math.sqrt(max(second - mean * mean, 0.0) / n)
+    return 100 * mean, 100 * 1.96 * sd
+
+
+def points(rows, rule, board):
+    """(turn_ms, score, half width, games, commit) of the last clockless match per time."""
+    last = {}
+    for r in rows:
+        if r["rule"] != rule or r["board"] != board or r["match_s"] != "0":
+            continue
+        if not r["openings"].startswith("eval-"):
+            continue
+        last[int(r["turn_ms"])] = r
+    out = []
+    for ms in sorted(last):
+        r = last[ms]
+        w, l, d = int(r["wins"]), int(r["losses"]), int(r["draws"])
+        score, half = interval(w, l, d)
+        out.append((ms, score, half, w + l + d, r["commit"]))
+    return out
+
+
+def label(ms):
+    return f"{ms} ms" if ms < 1000 else f"{ms / 1000:g} s"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rules", default="freestyle,standard,renju")
+    ap.add_argument("--board", default="15x15")
+    ap.add_argument("--tsv", default=os.path.join(ROOT, "docs/figures/matches.tsv"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "docs/scaling.png"))
+    args = ap.parse_args()
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit("scaling_plot.py: needs matplotlib (pip install -r scripts/requirements-plot.txt)")
+
+    rows = read_matches(args.tsv)
+    fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
+    ticks = set()
+    drawn = 0
+    for rule, shift in zip(args.rules.split(","), (0.97, 1.0, 1.03)):
+        pts = points(rows, rule, args.board)
+        if not pts:
+            continue
+        drawn += 1
+        xs = [ms * shift for ms, *_ in pts]
+        ax.errorbar(xs, [p[1] for p in pts], yerr=[p[2] for p in pts], marker="o", capsize=4,
+                    label=rule)
+        for (ms, score, half, games, commit), x in zip(pts, xs):
+            ticks.add(ms)
+            ax.annotate(f"{games}", (x, score), textcoords="offset points", xytext=(6, -4),
+                        fontsize=7, color="gray")
+            print(f"{rule}\t{args.board}\t{label(ms)}\t{score:.1f}% +-{half:.1f}\t"
+                  f"{games} games\t{commit}")
+    if not drawn:
+        sys.exit(f"scaling_plot.py: no clockless {args.board} match in {args.tsv}")
+    ax.axhline(50, color="gray", linewidth=0.8, linestyle="--")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sorted(ticks), [label(ms) for ms in sorted(ticks)])
+    ax.set_xlim(min(ticks) / 1.6, max(ticks) * 1.6)
+    ax.minorticks_off()
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("time a move")
+    ax.set_ylabel("score against Rapfi-classical (%)")
+    ax.set_title(f"{args.board}, eval openings, 95% intervals (gray: games)", fontsize=10)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(args.out)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Tests of scripts/scaling_plot.py: which match records become points, and their intervals.
+
+Runs without matplotlib; with it, the plot is drawn to a temporary file too.
+"""
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("scaling_plot", os.path.join(HERE, "scaling_plot.py"))
+plot = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(plot)
+
+HEAD = ("date\trule\tboard\tturn_ms\tmatch_s\tmemory_mb\topenings\tgames\twins\tlosses\tdraws\t"
+        "score\telo\telo_low\telo_high\tcommit\tnote\n")
+
+
+def row(rule, board, turn_ms, match_s, openings, w, l, d, commit):
+    n = w + l + d
+    return (f"2026-12-02\t{rule}\t{board}\t{turn_ms}\t{match_s}\t64\t{openings}\t{n}\t{w}\t{l}\t"
+            f"{d}\t0\t0\t0\t0\t{commit}\t-\n")
+
+
+RECORDS = "# a comment line\n" + HEAD + "".join([
+    row("freestyle", "15x15", 1000, 0, "eval-freestyle.txt", 10, 10, 0, "old"),
+    row("freestyle", "15x15", 1000, 0, "eval-freestyle.txt", 30, 10, 0, "new"),
+    row("freestyle", "15x15", 250, 0, "eval-freestyle.txt", 20, 20, 0, "new"),
+    row("freestyle", "15x15", 5000, 120, "eval-freestyle.txt:1-12", 12, 9, 3, "clock"),
+    row("freestyle", "20x20", 30000, 0, "freestyle20-piskvork.txt", 1, 1, 0, "other"),
+    row("renju", "15x15", 1000, 0, "eval-renju.txt", 48, 0, 0, "renju"),
+])
+
+
+class ScalingPlot(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.tsv = os.path.join(self.dir.name, "matches.tsv")
+        with open(self.tsv, "w", encoding="utf-8") as f:
+            f.write(RECORDS)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_the_last_clockless_eval_match_of_each_time_is_a_point(self):
+        pts = plot.points(plot.read_matches(self.tsv), "freestyle", "15x15")
+        self.assertEqual([(ms, games, commit) for ms, _, _, games, commit in pts],
+                         [(250, 40, "new"), (1000, 40, "new")])
+        self.assertAlmostEqual(pts[1][1], 75.0)
+
+    def test_other_boards_and_openings_are_left_out(self):
+        rows = plot.read_matches(self.tsv)
+        self.assertEqual(plot.points(rows, "freestyle", "20x20"), [])
+        self.assertEqual(plot.points(rows, "standard", "15x15"), [])
+
+    def test_intervals(self):
+        # all won: no spread
+        self.assertEqual(plot.interval(48, 0, 0), (100.0, 0.0))
+        # one win, one loss: 50% with a standard deviation of a half a game over 2 games
+        score, half = plot.interval(1, 1, 0)
+        self.assertAlmostEqual(score, 50.0)
+        self.assertAlmostEqual(half, 100 * 1.96 * 0.5 / 2 ** 0.5)
+        # draws only: 50% with no spread
+        self.assertEqual(plot.interval(0, 0, 4), (50.0, 0.0))
+
+    def test_labels(self):
+        self.assertEqual([plot.label(ms) for ms in (250, 1000, 4000, 1500)],
+                         ["250 ms", "1 s", "4 s", "1.5 s"])
+
+    def test_the_plot_is_drawn_when_matplotlib_is_there(self):
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            self.skipTest("matplotlib is not installed (scripts/requirements-plot.txt)")
+        out = os.path.join(self.dir.name, "s.png")
+        r = subprocess.run([sys.executable, os.path.join(HERE, "scaling_plot.py"), "--tsv", self.tsv,
+                            "--out", out], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("freestyle\t15x15\t250 ms\t50.0%", r.stdout)
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+
+if __name__ == "__main__":
+    unittest.main()
