@@ -12,6 +12,9 @@
 # Usage: scripts/figures.sh            build (cargo build --release), measure, print the table
 #        scripts/figures.sh --write    the same, and paste the table into README.md and
 #                                      docs/benchmarks.md (between their figures.sh markers)
+#        scripts/figures.sh --matches  no measuring: the rows against Rapfi pasted anew from
+#                                      docs/figures/matches.tsv after a match, the measured rows
+#                                      kept as they are
 #        scripts/figures.sh --check    no measuring: the two documents' tables agree with each
 #                                      other, with docs/figures/matches.tsv and with the current
 #                                      `Bench:` line (a few seconds once the release build is there)
@@ -23,6 +26,7 @@ case "${1:-}" in
   "") ;;
   --write) mode=write ;;
   --check) mode=check ;;
+  --matches) mode=matches ;;
   *) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 esac
 
@@ -218,8 +222,17 @@ write() {
   done
 }
 
+# The table with the measured rows of the README's as they are and the rows against Rapfi anew.
+matches_table() {
+  local strength
+  strength=$(strength_rows) || exit 1
+  doc_table "${docs[0]}" | grep -v '^| against Rapfi'
+  echo "$strength"
+}
+
 case $mode in
   check) check ;;
+  matches) table=$(matches_table); echo "$table"; write "$table" ;;
   print) measure ;;
   write) table=$(measure); echo "$table"; write "$table" ;;
 esac
