@@ -49,7 +49,7 @@ header() {
 strength_rows() {
   awk -F'\t' '
     function fail(msg) { printf "%s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr"; bad = 1; exit 1 }
-    function secs(ms) { return (ms % 1000 ? sprintf("%.1f", ms / 1000) : ms / 1000) " s" }
+    function secs(ms) { return ms < 1000 ? ms " ms" : (ms % 1000 ? sprintf("%.1f", ms / 1000) : ms / 1000) " s" }
     function clock(k,   f) {
       split(k, f, SUBSEP)
       return secs(f[3]) " a move" (f[4] > 0 ? ", " f[4] " s a game" : "")
