@@ -725,11 +725,23 @@ impl Session {
             game.any_legal()
         };
         match best {
-            Some(p) if game.play(p).is_ok() => self.out.line(&format_xy(p)),
+            Some(p) if game.play(p).is_ok() => {
+                if game.over().is_some() {
+                    // the manager starts the next game the moment this reply arrives; a
+                    // brain that answered the move before is sometimes still winding down
+                    // and drops that command, so a game-ending move never comes at once
+                    std::thread::sleep(ENDING_PAUSE.saturating_sub(t.received.elapsed()));
+                }
+                self.out.line(&format_xy(p))
+            }
             _ => self.error("no legal move left"),
         }
     }
 }
+
+/// The shortest time between a request and a reply that ends the game (a five or the board's
+/// last point).
+const ENDING_PAUSE: Duration = Duration::from_millis(50);
 
 /// The points a search in `game` must not play: its dead stones, and the `blocked` points
 /// unless they leave no legal move; then they are set aside (the `bool`), as the answer must

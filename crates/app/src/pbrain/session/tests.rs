@@ -374,3 +374,31 @@ fn end_during_a_search_is_silent() {
     assert!(rest.iter().all(|l| l.starts_with("MESSAGE")), "{rest:?}");
     assert!(h.silent_for(200));
 }
+
+/// A move that ends the game (the board's last point, or a five) never comes back at once:
+/// the manager starts the next game on the reply, and gives the other brain a moment.
+#[test]
+fn a_game_ending_reply_waits_a_moment() {
+    let full = ["OXOOX", "OOXXO", "XX.OX", "OOXXO", "XXOOX"];
+    let five = ["XXXX.", "OOOO.", ".....", ".....", "....."];
+    for (size, rows, expect) in [(5, full, (2, 2)), (7, five, (4, 0))] {
+        let h = Harness::new();
+        h.send(&format!("START {size}"));
+        assert_eq!(h.answer(), "OK");
+        let sent = Instant::now(); // the request is timed from its first line
+        h.send("BOARD");
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                match c {
+                    'X' => h.send(&format!("{x},{y},1")),
+                    'O' => h.send(&format!("{x},{y},2")),
+                    _ => {}
+                }
+            }
+        }
+        h.send("DONE");
+        assert_eq!(xy(&h.answer()), expect);
+        assert!(sent.elapsed() >= ENDING_PAUSE, "{:?}", sent.elapsed());
+        h.finish();
+    }
+}
