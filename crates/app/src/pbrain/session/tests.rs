@@ -59,6 +59,21 @@ impl Harness {
             .unwrap();
     }
 
+    /// Sends a BOARD of text rows: `X` the brain's own stones, `O` the opponent's.
+    fn board(&self, rows: &[&str]) {
+        self.send("BOARD");
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                match c {
+                    'X' => self.send(&format!("{x},{y},1")),
+                    'O' => self.send(&format!("{x},{y},2")),
+                    _ => {}
+                }
+            }
+        }
+        self.send("DONE");
+    }
+
     /// The next line that is not a MESSAGE.
     fn answer(&self) -> String {
         loop {
@@ -175,17 +190,7 @@ fn renju_black_with_only_forbidden_points_still_moves() {
     h.send("INFO rule 4");
     h.send("START 6");
     assert_eq!(h.answer(), "OK");
-    h.send("BOARD");
-    for (y, row) in rows.iter().enumerate() {
-        for (x, c) in row.chars().enumerate() {
-            match c {
-                'X' => h.send(&format!("{x},{y},1")),
-                'O' => h.send(&format!("{x},{y},2")),
-                _ => {}
-            }
-        }
-    }
-    h.send("DONE");
+    h.board(&rows);
     let lines = h.answer_with_messages();
     let answer = xy(lines.last().unwrap());
     assert!(answer == (3, 0) || answer == (2, 5), "{lines:?}");
@@ -386,17 +391,7 @@ fn a_game_ending_reply_waits_a_moment() {
         h.send(&format!("START {size}"));
         assert_eq!(h.answer(), "OK");
         let sent = Instant::now(); // the request is timed from its first line
-        h.send("BOARD");
-        for (y, row) in rows.iter().enumerate() {
-            for (x, c) in row.chars().enumerate() {
-                match c {
-                    'X' => h.send(&format!("{x},{y},1")),
-                    'O' => h.send(&format!("{x},{y},2")),
-                    _ => {}
-                }
-            }
-        }
-        h.send("DONE");
+        h.board(&rows);
         assert_eq!(xy(&h.answer()), expect);
         assert!(sent.elapsed() >= ENDING_PAUSE, "{:?}", sent.elapsed());
         h.finish();
