@@ -730,7 +730,8 @@ impl Session {
                     // the manager starts the next game the moment this reply arrives; a
                     // brain that answered the move before is sometimes still winding down
                     // and drops that command, so a game-ending move never comes at once
-                    std::thread::sleep(ENDING_PAUSE.saturating_sub(t.received.elapsed()));
+                    let pause = self.settings.ending_pause();
+                    std::thread::sleep(pause.saturating_sub(t.received.elapsed()));
                 }
                 self.out.line(&format_xy(p))
             }
@@ -738,10 +739,6 @@ impl Session {
         }
     }
 }
-
-/// The shortest time between a request and a reply that ends the game (a five or the board's
-/// last point).
-const ENDING_PAUSE: Duration = Duration::from_millis(50);
 
 /// The points a search in `game` must not play: its dead stones, and the `blocked` points
 /// unless they leave no legal move; then they are set aside (the `bool`), as the answer must

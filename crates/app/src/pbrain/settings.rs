@@ -3,6 +3,7 @@
 
 use gomoku_engine::search::time::move_cap_ms;
 use gomoku_engine::{Limits, Rule};
+use std::time::Duration;
 
 /// Turn time used until the manager sends `INFO timeout_turn` (milliseconds).
 pub const DEFAULT_TURN_MS: u64 = 5_000;
@@ -23,6 +24,11 @@ const MAX_MARGIN_MS: u64 = 300;
 /// 1 s turn. A turn's unspent time is lost, and the search stops within a few milliseconds of
 /// its deadline.
 const MARGIN_DIVISOR: u64 = 25;
+
+/// The shortest time between a request and a reply that ends the game (a five or the board's
+/// last point), when the clocks allow it: a quarter of the turn and a twentieth of the match
+/// time left at most.
+pub const ENDING_PAUSE: Duration = Duration::from_millis(300);
 
 /// Settings from `INFO` lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,6 +133,21 @@ impl Settings {
             (None, 0) => None,
             (None, total) => Some(total.saturating_sub(self.used_ms)),
         }
+    }
+
+    /// How long after its request a game-ending reply goes out: the manager starts the next
+    /// game the moment it arrives, and a brain that answered the move before may still be
+    /// winding down and drop that command.
+    #[must_use]
+    pub fn ending_pause(&self) -> Duration {
+        let mut ms = ENDING_PAUSE.as_millis() as u64;
+        if self.timeout_turn > 0 {
+            ms = ms.min(self.timeout_turn / 4);
+        }
+        if let Some(left) = self.game_left() {
+            ms = ms.min(left / 20);
+        }
+        Duration::from_millis(ms)
     }
 
     /// The budget of the next move.
@@ -264,6 +285,34 @@ mod tests {
         assert_eq!(s.hash_mb(), MAX_HASH_MB);
         s.hash_kb = Some(256 * 1024);
         assert_eq!(s.hash_mb(), 256);
+    }
+
+    #[test]
+    fn ending_pause_fits_the_clocks() {
+        // (timeout_turn, time_left, pause) in milliseconds
+        let table = [
+            (5_000, None, 300),
+            (1_000, None, 250),
+            (200, None, 50),
+            (0, None, 300),
+            (5_000, Some(120_000), 300),
+            (5_000, Some(2_000), 100),
+            (5_000, Some(0), 0),
+        ];
+        for (turn, left, pause) in table {
+            let mut s = Settings {
+                timeout_turn: turn,
+                ..Settings::default()
+            };
+            if let Some(left) = left {
+                s.set_time_left(left);
+            }
+            assert_eq!(
+                s.ending_pause(),
+                Duration::from_millis(pause),
+                "{turn} {left:?}"
+            );
+        }
     }
 
     #[test]

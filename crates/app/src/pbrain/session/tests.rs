@@ -393,7 +393,11 @@ fn a_game_ending_reply_waits_a_moment() {
         let sent = Instant::now(); // the request is timed from its first line
         h.board(&rows);
         assert_eq!(xy(&h.answer()), expect);
-        assert!(sent.elapsed() >= ENDING_PAUSE, "{:?}", sent.elapsed());
+        assert!(
+            sent.elapsed() >= Settings::default().ending_pause(),
+            "{:?}",
+            sent.elapsed()
+        );
         h.finish();
     }
 }
