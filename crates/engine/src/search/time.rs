@@ -50,9 +50,14 @@ pub const MAX_LIMIT_MS: u64 = 1 << 40;
 const MOVE_TIME_OPTIMUM_PCT: u64 = 70;
 /// Under a game clock, the maximum is this many times the move's share of the clock.
 const MAXIMUM_SHARES: u64 = 3;
-/// Expected length of a game in stones, per line of the board: 75 on 15x15 (games rarely go
-/// past 60 to 80 stones), 100 on 20x20.
-const EXPECTED_STONES_PER_LINE: usize = 5;
+/// Expected length of a game in stones, per line of the board, up to [`EXPECTED_STONES_MAX`]:
+/// 40 on 10x10, 60 on 15x15 and larger. Half the games against Rapfi end by 55 stones in
+/// freestyle and by 40 in renju, a game is mostly decided well before its last stone, and the
+/// fight stays local on a larger board (20x20 games end after 30 to 60 stones too), so the time
+/// goes to the opening and the middle.
+const EXPECTED_STONES_PER_LINE: usize = 4;
+/// See [`EXPECTED_STONES_PER_LINE`].
+const EXPECTED_STONES_MAX: usize = 60;
 /// A game that has lasted `s` stones is expected to go on for at least (expected length + `s`)
 /// / n more: the longer a game lasts, the longer it is likely to go on (a blocked position
 /// fills the board), so a long game keeps a reserve instead of spending its clock by the
@@ -157,7 +162,7 @@ impl Stage {
     /// length and the stones played together; no more than the empty points allow.
     #[must_use]
     pub fn moves_left(&self) -> u64 {
-        let expected = EXPECTED_STONES_PER_LINE * self.size;
+        let expected = (EXPECTED_STONES_PER_LINE * self.size).min(EXPECTED_STONES_MAX);
         let to_come = expected
             .saturating_sub(self.stones)
             .max((expected + self.stones) / TAIL_DIVISOR);
@@ -579,19 +584,19 @@ mod tests {
                 "{empties}"
             );
         }
-        // (size, stones, our moves expected): half of the 75 (15x15) or 100 (20x20) stones of a
+        // (size, stones, our moves expected): half of the 60 stones (15x15 and larger) of a
         // game still to come; past them, half of a third of that length and the stones played;
         // at most the empty points' half
         for (size, stones, moves) in [
-            (15, 0, 37),
-            (15, 25, 25),
-            (15, 50, 20),
-            (15, 100, 29),
+            (15, 0, 30),
+            (15, 25, 17),
+            (15, 50, 18),
+            (15, 100, 26),
             (15, 220, 3),
             (15, 225, 1),
-            (20, 0, 50),
-            (20, 80, 30),
-            (10, 0, 25),
+            (20, 0, 30),
+            (20, 80, 23),
+            (10, 0, 20),
             (5, 20, 3),
         ] {
             assert_eq!(
@@ -621,23 +626,23 @@ mod tests {
             ((15, 0, None, None, Some(1_000), None), (700, 1_000, 1_000, false)),
             ((15, 0, None, None, Some(1_000), Some(70)), (700, 700, 1_000, false)),
             ((15, 0, None, None, Some(1_000), Some(250)), (700, 1_000, 1_000, false)),
-            // a game clock alone: 120 s over 37 moves, the maximum three shares
-            ((15, 0, Some(120_000), None, None, None), (3_243, 3_243, 9_729, true)),
+            // a game clock alone: 120 s over 30 moves, the maximum three shares
+            ((15, 0, Some(120_000), None, None, None), (4_000, 4_000, 12_000, true)),
             // Gomocup's 5 s / 120 s: the clock binds, the move time caps the maximum
-            ((15, 0, Some(120_000), None, Some(5_000), None), (3_243, 3_243, 5_000, true)),
+            ((15, 0, Some(120_000), None, Some(5_000), None), (4_000, 4_000, 5_000, true)),
             // 1 s / 120 s: the clock leaves every move its second, which is the move's to use
             ((15, 0, Some(120_000), None, Some(1_000), None), (700, 1_000, 1_000, false)),
-            // late in a game: the longer it lasts, the more moves are still expected (22 at 60
-            // stones, 32 at 120)
-            ((15, 60, Some(20_000), None, Some(5_000), None), (909, 909, 2_727, true)),
-            ((15, 120, Some(20_000), None, Some(5_000), None), (625, 625, 1_875, true)),
-            // an increment: the next 26 increments count, a quarter of the clock plus half the
+            // late in a game: the longer it lasts, the more moves are still expected (20 at 60
+            // stones, 30 at 120)
+            ((15, 60, Some(20_000), None, Some(5_000), None), (1_000, 1_000, 3_000, true)),
+            ((15, 120, Some(20_000), None, Some(5_000), None), (666, 666, 1_998, true)),
+            // an increment: the next 19 increments count, a quarter of the clock plus half the
             // increment caps the maximum
-            ((15, 20, Some(10_000), Some(2_000), None, None), (2_296, 2_296, 3_500, true)),
+            ((15, 20, Some(10_000), Some(2_000), None, None), (2_400, 2_400, 3_500, true)),
             // an increment larger than the clock: never more than half of what is on it
             ((15, 40, Some(500), Some(3_000), None, None), (250, 250, 250, true)),
-            // 20x20, Gomocup's 30 s / 180 s: 50 moves expected
-            ((20, 0, Some(180_000), None, Some(30_000), None), (3_600, 3_600, 10_800, true)),
+            // 20x20, Gomocup's 30 s / 180 s: 30 moves expected
+            ((20, 0, Some(180_000), None, Some(30_000), None), (6_000, 6_000, 18_000, true)),
             // a nearly full board: 3 moves at most, a quarter of the clock
             ((15, 220, Some(9_000), None, None, None), (2_250, 2_250, 2_250, true)),
             // nothing left
@@ -761,9 +766,9 @@ mod tests {
         // (elapsed ms) → (out of time, past the optimum, time left after the search in ms,
         // the verdict with no iteration yet)
         for (at, out, past, after) in [
-            (0, false, false, 4_215),
-            (3_242, false, false, 973),
-            (3_243, false, true, 972),
+            (0, false, false, 4_600),
+            (3_999, false, false, 601),
+            (4_000, false, true, 600),
             (4_999, false, true, 0),
             (5_000, true, true, 0),
         ] {
@@ -782,7 +787,7 @@ mod tests {
         }
         // a cut shortens both deadlines on the same clock
         let c = t.cut(60, 75);
-        assert_eq!(c.optimum, Some(Duration::from_micros(1_945_800)));
+        assert_eq!(c.optimum, Some(ms(2_400)));
         assert_eq!(c.iterate_until, c.optimum);
         assert_eq!(c.maximum, Some(ms(3_750)));
         now.set(ms(3_750));
