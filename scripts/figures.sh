@@ -64,10 +64,11 @@ strength_rows() {
       if (openings ~ /:1-/) { span = openings; sub(/.*:1-/, "", span); c = c " --games " 2 * span }
       return "`" c "`"
     }
-    function print_row(k,   f, first, set, value) {
+    function print_row(k,   f, first, kind, set, value) {
       split(rec[k], f, "\t")
       first = f[7]; sub(/.*:1-/, "", first)
-      set = f[7] ~ /:1-/ ? "the first " first " eval openings" : "eval openings"
+      kind = f[7] ~ /piskvork/ ? "Piskvork 20x20 openings" : "eval openings"
+      set = f[7] ~ /:1-/ ? "the first " first " " kind : kind
       value = sprintf("%s%% (%s-%s-%s in %s games), Elo %s (%s .. %s)",
         f[12], f[9], f[10], f[11], f[8], f[13], f[14], f[15])
       if (f[17] != "-") value = value "; " f[17]
@@ -82,8 +83,9 @@ strength_rows() {
       if ($1 !~ /^20[0-9][0-9]-[01][0-9]-[0-3][0-9]$/) fail("date " $1 " is not YYYY-MM-DD")
       if ($2 !~ /^(freestyle|standard|renju)$/) fail("unknown rule " $2)
       if ($3 !~ /^(15x15|20x20)$/) fail("unknown board " $3)
-      if ($7 !~ /^eval-(freestyle|renju)\.txt(:1-[0-9]+)?$/)
-        fail("openings " $7 ": only the eval openings count (eval-freestyle.txt, eval-renju.txt), or their first lines (:1-N)")
+      if ($7 !~ /^(eval-(freestyle|renju)|freestyle20-piskvork)\.txt(:1-[0-9]+)?$/)
+        fail("openings " $7 ": only the eval openings count (eval-freestyle.txt, eval-renju.txt, and freestyle20-piskvork.txt on 20x20), or their first lines (:1-N)")
+      if (($7 ~ /piskvork/) != ($3 == "20x20")) fail("openings " $7 " do not go with board " $3)
       if (($7 ~ /renju/) != ($2 == "renju")) fail("openings " $7 " do not go with rule " $2)
       if ($8 != $9 + $10 + $11) fail("games " $8 " is not wins + losses + draws")
       if ($8 <= 0 || $9 + $11 / 2 <= 0 || $10 + $11 / 2 <= 0) fail("a score of 0% or 100% has no Elo")
