@@ -28,7 +28,7 @@ const MARGIN_DIVISOR: u64 = 25;
 /// The shortest time between a request and a reply that ends the game (a five or the board's
 /// last point), when the clocks allow it: a quarter of the turn and a twentieth of the match
 /// time left at most.
-pub const ENDING_PAUSE: Duration = Duration::from_millis(300);
+const ENDING_PAUSE: Duration = Duration::from_millis(300);
 
 /// Settings from `INFO` lines.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -53,7 +53,7 @@ const MAXIMUM_SHARES: u64 = 3;
 /// Expected length of a game in stones, per line of the board, up to [`EXPECTED_STONES_MAX`]:
 /// 40 on 10x10, 60 on 15x15 and larger. Half the games against Rapfi end by 55 stones in
 /// freestyle and by 40 in renju, a game is mostly decided well before its last stone, and the
-/// fight stays local on a larger board (20x20 games end after 30 to 60 stones too), so the time
+/// fight stays local on a larger board (half the 20x20 games end by 49 stones), so the time
 /// goes to the opening and the middle.
 const EXPECTED_STONES_PER_LINE: usize = 4;
 /// See [`EXPECTED_STONES_PER_LINE`].
