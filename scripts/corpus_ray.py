@@ -90,8 +90,9 @@ def gather(gomoku, selfplay_args, shards, out, cpus_per_task=1):
                 print(f"corpus_ray.py: shard {k}/{shards}: {len(data)} bytes", file=sys.stderr)
         os.replace(tmp, out)
     except BaseException:
-        for r in refs:
-            ray.cancel(r, force=True)
+        # The shards still running are not cancelled: ray.cancel races with a task that is
+        # finishing and can abort the driver inside Ray (its "task that was not pending"
+        # check). They end with the job, when the driver disconnects or shuts Ray down.
         if os.path.exists(tmp):
             os.remove(tmp)
         raise
