@@ -2,9 +2,10 @@
 """Draws the engine's score against Rapfi as a function of the time a move (docs/scaling.png).
 
 Reads docs/figures/matches.tsv (the record of every match on the eval openings) and, for each
-rule asked for, takes the last match at each time a move that had no game clock. Each point is
-the score with its 95% interval (from the games' wins, losses and draws); a flat line means the
-engine gains from time as much as Rapfi does, a falling one that Rapfi gains more.
+rule asked for, takes the last match at each time a move that had no game clock, pooled with
+the earlier matches at that time whose builds play the same engine (see `same_engine`). Each
+point is the score with its 95% interval (from the games' wins, losses and draws); a flat line
+means the engine gains from time as much as Rapfi does, a falling one that Rapfi gains more.
 
 usage: scripts/scaling_plot.py [--rules freestyle,standard,renju] [--board 15x15]
                                [--tsv docs/figures/matches.tsv] [--out docs/scaling.png]
@@ -14,6 +15,7 @@ import argparse
 import csv
 import math
 import os
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -34,21 +36,44 @@ def interval(wins, losses, draws):
     return 100 * mean, 100 * 1.96 * sd
 
 
-def points(rows, rule, board):
-    """(turn_ms, score, half width, games, commit) of the last clockless match per time."""
-    last = {}
+# What a build's engine plays with: its source and its compiled-in weights. The time manager
+# is left out: the plot's matches have no game clock, and a move of a clockless match gets its
+# plain move time whatever the manager does with a clock (a change to the plain move time
+# calls for new runs, not pooled ones).
+ENGINE_PATHS = ["crates/engine/src", "crates/engine/weights",
+                ":(exclude)crates/engine/src/search/time.rs"]
+
+
+def same_engine(a, b):
+    """Whether commits `a` and `b` build the same engine (git finds no change between them in
+    ENGINE_PATHS). Unknown commits and dirty builds pool with nothing but themselves."""
+    if a == b:
+        return True
+    if a.endswith("-dirty") or b.endswith("-dirty"):
+        return False
+    r = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", a, b, "--", *ENGINE_PATHS],
+                       capture_output=True)
+    return r.returncode == 0
+
+
+def points(rows, rule, board, same=same_engine):
+    """(turn_ms, score, half width, games, commits) per time a move: the last clockless match
+    pooled with the earlier ones at that time whose commit plays the same engine."""
+    by_time = {}
     for r in rows:
         if r["rule"] != rule or r["board"] != board or r["match_s"] != "0":
             continue
         if not r["openings"].startswith("eval-"):
             continue
-        last[int(r["turn_ms"])] = r
+        by_time.setdefault(int(r["turn_ms"]), []).append(r)
     out = []
-    for ms in sorted(last):
-        r = last[ms]
-        w, l, d = int(r["wins"]), int(r["losses"]), int(r["draws"])
+    for ms in sorted(by_time):
+        last = by_time[ms][-1]
+        pool = [r for r in by_time[ms] if same(r["commit"], last["commit"])]
+        w, l, d = (sum(int(r[k]) for r in pool) for k in ("wins", "losses", "draws"))
         score, half = interval(w, l, d)
-        out.append((ms, score, half, w + l + d, r["commit"]))
+        commits = "+".join(dict.fromkeys(r["commit"] for r in pool))
+        out.append((ms, score, half, w + l + d, commits))
     return out
 
 

@@ -29,6 +29,7 @@ RECORDS = "# a comment line\n" + HEAD + "".join([
     row("freestyle", "15x15", 1000, 0, "eval-freestyle.txt", 10, 10, 0, "old"),
     row("freestyle", "15x15", 1000, 0, "eval-freestyle.txt", 30, 10, 0, "new"),
     row("freestyle", "15x15", 250, 0, "eval-freestyle.txt", 20, 20, 0, "new"),
+    row("freestyle", "15x15", 250, 0, "eval-freestyle.txt", 15, 5, 0, "twin"),
     row("freestyle", "15x15", 5000, 120, "eval-freestyle.txt:1-12", 12, 9, 3, "clock"),
     row("freestyle", "20x20", 30000, 0, "freestyle20-piskvork.txt", 1, 1, 0, "other"),
     row("renju", "15x15", 1000, 0, "eval-renju.txt", 48, 0, 0, "renju"),
@@ -45,11 +46,21 @@ class ScalingPlot(unittest.TestCase):
     def tearDown(self):
         self.dir.cleanup()
 
-    def test_the_last_clockless_eval_match_of_each_time_is_a_point(self):
-        pts = plot.points(plot.read_matches(self.tsv), "freestyle", "15x15")
+    def test_the_last_clockless_eval_match_of_each_time_pools_with_its_engine(self):
+        # "new" and "twin" build the same engine, "old" another one
+        def same(a, b):
+            return a == b or {a, b} == {"new", "twin"}
+
+        pts = plot.points(plot.read_matches(self.tsv), "freestyle", "15x15", same)
         self.assertEqual([(ms, games, commit) for ms, _, _, games, commit in pts],
-                         [(250, 40, "new"), (1000, 40, "new")])
+                         [(250, 60, "new+twin"), (1000, 40, "new")])
+        self.assertAlmostEqual(pts[0][1], 100 * 35 / 60)
         self.assertAlmostEqual(pts[1][1], 75.0)
+
+    def test_unknown_or_dirty_builds_pool_only_with_themselves(self):
+        self.assertTrue(plot.same_engine("abc1234-dirty", "abc1234-dirty"))
+        self.assertFalse(plot.same_engine("abc1234-dirty", "abc1234"))
+        self.assertFalse(plot.same_engine("not-a-commit", "neither"))
 
     def test_other_boards_and_openings_are_left_out(self):
         rows = plot.read_matches(self.tsv)
@@ -79,7 +90,8 @@ class ScalingPlot(unittest.TestCase):
         r = subprocess.run([sys.executable, os.path.join(HERE, "scaling_plot.py"), "--tsv", self.tsv,
                             "--out", out], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("freestyle\t15x15\t250 ms\t50.0%", r.stdout)
+        # the fixture's commits are unknown to git: each time a move is its last match alone
+        self.assertIn("freestyle\t15x15\t250 ms\t75.0%", r.stdout)
         with open(out, "rb") as f:
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
