@@ -54,21 +54,36 @@ strength_rows() {
       split(k, f, SUBSEP)
       return secs(f[3]) " a move" (f[4] > 0 ? ", " f[4] " s a game" : "")
     }
-    function command(rule, board, turn, game_s, mem, openings,   c, size, span) {
+    # the lines FROM and TO of an openings field FILE:FROM-TO in r[1], r[2]; 0 when it has none
+    function span(openings, r,   t) {
+      r[1] = r[2] = 0
+      if (openings !~ /:/) return 0
+      t = openings; sub(/.*:/, "", t); split(t, r, "-")
+      return 1
+    }
+    function command(rule, board, turn, game_s, mem, openings,   c, size, r, file, pre) {
       size = board; sub(/x.*/, "", size)
       c = "../shared/anchors/match.sh --rule " rule
       if (size != 15) c = c " --size " size
       c = c " --turn-ms " turn
       if (game_s > 0) c = c " --match-s " game_s
       if (mem != 64) c = c " --memory-mb " mem
-      if (openings ~ /:1-/) { span = openings; sub(/.*:1-/, "", span); c = c " --games " 2 * span }
-      return "`" c "`"
+      pre = ""
+      if (span(openings, r)) {
+        if (r[1] > 1) {
+          file = openings; sub(/:.*/, "", file)
+          pre = "sed -n " r[1] "," r[2] "p ../shared/anchors/openings/" file " > openings.txt; "
+          c = c " --openings openings.txt"
+        }
+        c = c " --games " 2 * (r[2] - r[1] + 1)
+      }
+      return "`" pre c "`"
     }
-    function print_row(k,   f, first, kind, set, value) {
+    function print_row(k,   f, r, kind, set, value) {
       split(rec[k], f, "\t")
-      first = f[7]; sub(/.*:1-/, "", first)
       kind = f[7] ~ /piskvork/ ? "Piskvork 20x20 openings" : "eval openings"
-      set = f[7] ~ /:1-/ ? "the first " first " " kind : kind
+      set = kind
+      if (span(f[7], r)) set = r[1] == 1 ? "the first " r[2] " " kind : kind " " r[1] " to " r[2]
       value = sprintf("%s%% (%s-%s-%s in %s games), Elo %s (%s .. %s)",
         f[12], f[9], f[10], f[11], f[8], f[13], f[14], f[15])
       if (f[17] != "-") value = value "; " f[17]
@@ -83,8 +98,9 @@ strength_rows() {
       if ($1 !~ /^20[0-9][0-9]-[01][0-9]-[0-3][0-9]$/) fail("date " $1 " is not YYYY-MM-DD")
       if ($2 !~ /^(freestyle|standard|renju)$/) fail("unknown rule " $2)
       if ($3 !~ /^(15x15|20x20)$/) fail("unknown board " $3)
-      if ($7 !~ /^(eval-(freestyle|renju)|freestyle20-piskvork)\.txt(:1-[0-9]+)?$/)
-        fail("openings " $7 ": only the eval openings count (eval-freestyle.txt, eval-renju.txt, and freestyle20-piskvork.txt on 20x20), or their first lines (:1-N)")
+      if ($7 !~ /^(eval-(freestyle|renju)|freestyle20-piskvork)\.txt(:[1-9][0-9]*-[1-9][0-9]*)?$/)
+        fail("openings " $7 ": only the eval openings count (eval-freestyle.txt, eval-renju.txt, and freestyle20-piskvork.txt on 20x20), or some of their lines (:FROM-TO)")
+      if (span($7, lines) && lines[1] > lines[2]) fail("openings " $7 ": FROM after TO")
       if (($7 ~ /piskvork/) != ($3 == "20x20")) fail("openings " $7 " do not go with board " $3)
       if (($7 ~ /renju/) != ($2 == "renju")) fail("openings " $7 " do not go with rule " $2)
       if ($8 != $9 + $10 + $11) fail("games " $8 " is not wins + losses + draws")
