@@ -46,13 +46,16 @@ ENGINE_PATHS = ["crates/engine/src", "crates/engine/weights",
 
 def same_engine(a, b):
     """Whether commits `a` and `b` build the same engine (git finds no change between them in
-    ENGINE_PATHS). Unknown commits and dirty builds pool with nothing but themselves."""
+    ENGINE_PATHS). Unknown commits, dirty builds and a machine without git pool nothing."""
     if a == b:
         return True
     if a.endswith("-dirty") or b.endswith("-dirty"):
         return False
-    r = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", a, b, "--", *ENGINE_PATHS],
-                       capture_output=True)
+    try:
+        r = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", a, b, "--", *ENGINE_PATHS],
+                           capture_output=True)
+    except OSError:  # no git: nothing to compare the builds with
+        return False
     return r.returncode == 0
 
 
