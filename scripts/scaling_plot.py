@@ -2,8 +2,8 @@
 """Draws the engine's score against Rapfi as a function of the time a move (docs/scaling.png).
 
 Reads docs/figures/matches.tsv (the record of every match on the eval openings) and, for each
-rule asked for, takes the last match at each time a move that had no game clock, pooled with
-the earlier matches at that time whose builds play the same engine (see `same_engine`). Each
+rule asked for, draws one engine (builds that play the same engine, see `same_engine`): the one
+measured at the most times a move without a game clock, each time's matches of it pooled. Each
 point is the score with its 95% interval (from the games' wins, losses and draws); a flat line
 means the engine gains from time as much as Rapfi does, a falling one that Rapfi gains more.
 
@@ -59,20 +59,37 @@ def same_engine(a, b):
     return r.returncode == 0
 
 
-def points(rows, rule, board, same=same_engine):
-    """(turn_ms, score, half width, games, commits) per time a move: the last clockless match
-    pooled with the earlier ones at that time whose commit plays the same engine."""
-    by_time = {}
+def engines(rows, same):
+    """The rows grouped by the engine their builds play, in the order of each engine's first
+    row."""
+    groups = []
     for r in rows:
-        if r["rule"] != rule or r["board"] != board or r["match_s"] != "0":
-            continue
-        if not r["openings"].startswith("eval-"):
-            continue
+        for g in groups:
+            if same(g[0]["commit"], r["commit"]):
+                g.append(r)
+                break
+        else:
+            groups.append([r])
+    return groups
+
+
+def points(rows, rule, board, same=same_engine):
+    """(turn_ms, score, half width, games, commits) per time a move, of one engine: the one
+    measured at the most times a move (of two as many, the later). At each time, its last
+    clockless match pooled with its earlier ones there."""
+    chosen = [r for r in rows
+              if r["rule"] == rule and r["board"] == board and r["match_s"] == "0"
+              and r["openings"].startswith("eval-")]
+    groups = engines(chosen, same)
+    if not groups:
+        return []
+    best = max(reversed(groups), key=lambda g: len({r["turn_ms"] for r in g}))
+    by_time = {}
+    for r in best:
         by_time.setdefault(int(r["turn_ms"]), []).append(r)
     out = []
     for ms in sorted(by_time):
-        last = by_time[ms][-1]
-        pool = [r for r in by_time[ms] if same(r["commit"], last["commit"])]
+        pool = by_time[ms]
         w, l, d = (sum(int(r[k]) for r in pool) for k in ("wins", "losses", "draws"))
         score, half = interval(w, l, d)
         commits = "+".join(dict.fromkeys(r["commit"] for r in pool))

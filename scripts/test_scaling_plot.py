@@ -46,7 +46,7 @@ class ScalingPlot(unittest.TestCase):
     def tearDown(self):
         self.dir.cleanup()
 
-    def test_the_last_clockless_eval_match_of_each_time_pools_with_its_engine(self):
+    def test_each_time_pools_the_clockless_eval_matches_of_the_engine(self):
         # "new" and "twin" build the same engine, "old" another one
         def same(a, b):
             return a == b or {a, b} == {"new", "twin"}
@@ -56,6 +56,22 @@ class ScalingPlot(unittest.TestCase):
                          [(250, 60, "new+twin"), (1000, 40, "new")])
         self.assertAlmostEqual(pts[0][1], 100 * 35 / 60)
         self.assertAlmostEqual(pts[1][1], 75.0)
+
+    def test_the_engine_measured_at_the_most_times_is_drawn(self):
+        # "net", a later engine measured at 1 s alone, does not replace the line of "new"
+        def same(a, b):
+            return a == b or {a, b} == {"new", "twin"}
+
+        rows = plot.read_matches(self.tsv)
+        rows.append(dict(rows[1], commit="net", wins="5", losses="35"))
+        pts = plot.points(rows, "freestyle", "15x15", same)
+        self.assertEqual([(ms, commit) for ms, _, _, _, commit in pts],
+                         [(250, "new+twin"), (1000, "new")])
+        # measured at as many times, the later engine
+        rows.append(dict(rows[2], commit="net"))
+        pts = plot.points(rows, "freestyle", "15x15", same)
+        self.assertEqual([(ms, commit) for ms, _, _, _, commit in pts],
+                         [(250, "net"), (1000, "net")])
 
     def test_unknown_or_dirty_builds_pool_only_with_themselves(self):
         self.assertTrue(plot.same_engine("abc1234-dirty", "abc1234-dirty"))
@@ -90,8 +106,10 @@ class ScalingPlot(unittest.TestCase):
         r = subprocess.run([sys.executable, os.path.join(HERE, "scaling_plot.py"), "--tsv", self.tsv,
                             "--out", out], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
-        # the fixture's commits are unknown to git: each time a move is its last match alone
-        self.assertIn("freestyle\t15x15\t250 ms\t75.0%", r.stdout)
+        # the fixture's commits are unknown to git: each is an engine of its own, and "new",
+        # measured at two times a move, is drawn
+        self.assertIn("freestyle\t15x15\t250 ms\t50.0%", r.stdout)
+        self.assertIn("freestyle\t15x15\t1 s\t75.0%", r.stdout)
         with open(out, "rb") as f:
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 

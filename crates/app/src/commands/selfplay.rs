@@ -81,7 +81,8 @@ pub struct Args {
     #[arg(long, default_value_t = 16)]
     pub hash_mb: usize,
     /// Play with the hand-set formula's evaluation (the training's prior) instead of the
-    /// compiled-in model, so that the corpus does not depend on the model it will replace.
+    /// compiled-in model and network, so that the corpus does not depend on the model it will
+    /// replace.
     #[arg(long)]
     pub formula: bool,
     /// Override a search parameter of the players (`name=value`, repeatable), as `gomoku
@@ -355,8 +356,10 @@ fn check_args(args: &Args) -> Result<SearchParams> {
             args.board.rule()
         );
     }
-    let params = crate::args::params_with(&args.set)?;
+    let mut params = crate::args::params_with(&args.set)?;
     if args.formula {
+        // the formula's games are the tables' own: no network evaluates or orders
+        params.nnue = false;
         let formula = EvalModel::from_params(&EvalParams::default());
         if EvalModel::install(formula).is_err() && EvalModel::active() != &formula_model() {
             bail!("--formula: another evaluation model is already in use (GOMOKU_EVAL_MODEL?)");

@@ -104,6 +104,12 @@ pub struct SearchParams {
     pub history_divisor: i32,
     /// Ordering bonus per step closer than three to the last move of either side.
     pub near_last_bonus: i32,
+    /// The counter-move history (a history of each colour's moves by the opponent's move
+    /// before them) in move ordering: percent of its value added to the history's (0: off).
+    pub counter_history_pct: i32,
+    /// The counter-move history in late move reductions: percent of its value added to the
+    /// history's that moves the reduction (0: the history alone).
+    pub counter_history_lmr_pct: i32,
     /// Late move reductions in whole plies (rounded up) instead of sixteenths.
     pub lmr_whole_plies: bool,
     /// A late move whose reduced search fails high by less than this is re-searched a ply
@@ -125,6 +131,13 @@ pub struct SearchParams {
     /// The network evaluates ([`crate::nnue`]) where the model in use has a network for the
     /// board's rule; elsewhere, and when off, the tables do.
     pub nnue: bool,
+    /// The network evaluates in renju too (with [`SearchParams::nnue`] on); off, renju
+    /// evaluates with the tables.
+    pub nnue_renju: bool,
+    /// With the network on, the share of its value in the static evaluation, in percent; the
+    /// tables' value makes up the rest (100: the network's alone; 0: the tables evaluate and
+    /// the network only orders and reduces moves).
+    pub nnue_eval_pct: i32,
     /// Move ordering with the network: points of ordering score per unit of the policy's logit
     /// added to a move's score (0: the policy does not order).
     pub nnue_policy_weight: i32,
@@ -180,7 +193,16 @@ const FAIL_HIGH_MARGIN_OPPO4: Score = 87;
 // list, starting 300 under it): self-play at 200 ms a move 58/120 against the search without
 // it (freestyle), and 17% fewer nodes at a fixed depth.
 const POLICY_LMR_MAX: i32 = 0;
-const NNUE: bool = false;
+// On, blended half and half with the tables (`NNUE_EVAL_PCT`), in freestyle and standard;
+// renju keeps the tables (`NNUE_RENJU`: its network of generation 0 trained on a fifth of its
+// corpus, and alone it scored 46.9% against them). Self-play at 100 ms, 240 games each against
+// the tables alone: freestyle 63.7% (+98, +54 .. +145), standard 61.9% (+84, +42 .. +129); the
+// network alone in freestyle at 200 ms 61.9%, policy ordering alone (`NNUE_EVAL_PCT` 0) 41.0%.
+// Against Rapfi at 1 s, freestyle, eval openings: 58.1% over 80 games, against 50.3% over 159
+// for the tables and 45.0% over 80 for the network alone. See docs/benchmarks.md.
+const NNUE: bool = true;
+const NNUE_RENJU: bool = false;
+const NNUE_EVAL_PCT: i32 = 50;
 const NNUE_POLICY_WEIGHT: i32 = 100;
 const NNUE_POLICY_LMR: i32 = 0;
 const NNUE_POLICY_LMR_MAX: i32 = 2 * PLY;
@@ -196,6 +218,8 @@ const QVCF_MAX_DEPTH: i32 = -24;
 const KILLER_BONUS: i32 = 300;
 const HISTORY_DIVISOR: i32 = 64;
 const NEAR_LAST_BONUS: i32 = 120;
+const COUNTER_HISTORY_PCT: i32 = 0;
+const COUNTER_HISTORY_LMR_PCT: i32 = 0;
 const LMR_WHOLE_PLIES: bool = true;
 // 0 is a full-depth re-search: see the note on the re-search in `worker/node.rs`.
 const LMR_SHALLOWER_MARGIN: Score = 5;
@@ -254,6 +278,8 @@ impl Default for SearchParams {
             killer_bonus: KILLER_BONUS,
             history_divisor: HISTORY_DIVISOR,
             near_last_bonus: NEAR_LAST_BONUS,
+            counter_history_pct: COUNTER_HISTORY_PCT,
+            counter_history_lmr_pct: COUNTER_HISTORY_LMR_PCT,
             lmr_whole_plies: LMR_WHOLE_PLIES,
             lmr_shallower_margin: LMR_SHALLOWER_MARGIN,
             lmr_shallower_min_depth: LMR_SHALLOWER_MIN_DEPTH,
@@ -261,6 +287,8 @@ impl Default for SearchParams {
             split_min_depth: SPLIT_MIN_DEPTH,
             shared_history: SHARED_HISTORY,
             nnue: NNUE,
+            nnue_renju: NNUE_RENJU,
+            nnue_eval_pct: NNUE_EVAL_PCT,
             nnue_policy_weight: NNUE_POLICY_WEIGHT,
             nnue_policy_lmr: NNUE_POLICY_LMR,
             nnue_policy_lmr_max: NNUE_POLICY_LMR_MAX,
@@ -356,6 +384,12 @@ impl SearchParams {
         } else {
             self.fail_high_reduction
         }
+    }
+
+    /// Whether the network evaluates (where the model has one) under `rule`.
+    #[must_use]
+    pub fn nnue_for(&self, rule: Rule) -> bool {
+        self.nnue && (rule != Rule::Renju || self.nnue_renju)
     }
 
     /// The margin over beta of a cut node's evaluation at depth `d` (sixteenths of a ply) past
@@ -565,6 +599,8 @@ pub const PARAMS: &[Param] = &[
     int("killer_bonus",                0,        3000,      |p| &mut p.killer_bonus),
     int("history_divisor",             1,        1024,      |p| &mut p.history_divisor),
     int("near_last_bonus",             0,        1200,      |p| &mut p.near_last_bonus),
+    int("counter_history_pct",         0,        400,       |p| &mut p.counter_history_pct),
+    int("counter_history_lmr_pct",     0,        400,       |p| &mut p.counter_history_lmr_pct),
     switch("lmr_whole_plies",                               |p| &mut p.lmr_whole_plies),
     int("lmr_shallower_margin",        0,        200,       |p| &mut p.lmr_shallower_margin),
     int("lmr_shallower_min_depth",     0,        100,       |p| &mut p.lmr_shallower_min_depth),
@@ -572,6 +608,8 @@ pub const PARAMS: &[Param] = &[
     int("split_min_depth",             1,        100,       |p| &mut p.split_min_depth),
     switch("shared_history",                                |p| &mut p.shared_history),
     switch("nnue",                                          |p| &mut p.nnue),
+    switch("nnue_renju",                                    |p| &mut p.nnue_renju),
+    int("nnue_eval_pct",               0,        100,       |p| &mut p.nnue_eval_pct),
     int("nnue_policy_weight",          0,        10_000,    |p| &mut p.nnue_policy_weight),
     int("nnue_policy_lmr",             0,        8 * PLY,   |p| &mut p.nnue_policy_lmr),
     int("nnue_policy_lmr_max",         0,        8 * PLY,   |p| &mut p.nnue_policy_lmr_max),
@@ -644,6 +682,25 @@ mod tests {
             let err = p.set(name, value).expect_err("bad input is an error");
             assert!(err.contains(name) || err.contains(value), "{err}");
             assert_eq!(p, before);
+        }
+    }
+
+    #[test]
+    fn the_network_evaluates_renju_only_when_both_switches_are_on() {
+        // (nnue, nnue_renju) -> freestyle, standard, renju
+        for (nnue, renju, want) in [
+            (false, false, [false; 3]),
+            (false, true, [false; 3]),
+            (true, false, [true, true, false]),
+            (true, true, [true; 3]),
+        ] {
+            let p = SearchParams {
+                nnue,
+                nnue_renju: renju,
+                ..SearchParams::default()
+            };
+            let got = [Rule::Freestyle, Rule::Standard, Rule::Renju].map(|r| p.nnue_for(r));
+            assert_eq!(got, want, "nnue {nnue}, nnue_renju {renju}");
         }
     }
 

@@ -19,6 +19,7 @@ mod root;
 mod split;
 mod symmetry;
 
+use ordering::CounterHistory;
 pub(crate) use ordering::History;
 pub(crate) use split::SplitPoint;
 
@@ -133,6 +134,8 @@ pub(crate) struct Worker<'a> {
     abandoned: bool,
     killers: [[Pos; 2]; MAX_PLY],
     history: Arc<History>,
+    /// The counter-move history, this thread's own.
+    counter: CounterHistory,
     pv: Box<[[Pos; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     lists: Vec<Vec<ScoredMove>>,
@@ -200,7 +203,7 @@ impl<'a> Worker<'a> {
         let fail_high_reduction = sh.params.fail_high_reduction_for(board.rule());
         let nn = sh
             .params
-            .nnue
+            .nnue_for(board.rule())
             .then(|| NnueModel::active().net(board.rule()))
             .flatten()
             .map(|net| Accumulator::new(net, &board));
@@ -220,6 +223,9 @@ impl<'a> Worker<'a> {
                 .history
                 .as_ref()
                 .map_or_else(|| Arc::new(History::new()), Arc::clone),
+            counter: CounterHistory::new(
+                sh.params.counter_history_pct > 0 || sh.params.counter_history_lmr_pct > 0,
+            ),
             pv: Box::new([[Pos::NONE; MAX_PLY]; MAX_PLY]),
             pv_len: [0; MAX_PLY],
             lists: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
@@ -362,16 +368,30 @@ impl<'a> Worker<'a> {
     }
 
     /// The static evaluation of the board for the side to move: the network's when it
-    /// evaluates, else the tables'.
+    /// evaluates (blended with the tables' by [`SearchParams::nnue_eval_pct`]), else the
+    /// tables'.
     #[inline]
     fn evaluate(&self) -> Score {
+        let pct = self.params.nnue_eval_pct;
         match &self.nn {
-            Some(nn) => nn
-                .evaluate(self.board.to_move())
-                .clamp(-WIN_MIN + 1, WIN_MIN - 1),
-            None => crate::eval::evaluate(&self.board),
+            Some(nn) if pct > 0 => {
+                let net = nn.evaluate(self.board.to_move());
+                let tables = (pct < 100).then(|| crate::eval::evaluate(&self.board));
+                blend(net, tables, pct)
+            }
+            _ => crate::eval::evaluate(&self.board),
         }
     }
+}
+
+/// The network's value `net` and the tables' `tables` (when they count) weighed `pct` to
+/// `100 - pct`, within the values of unproven positions.
+fn blend(net: Score, tables: Option<Score>, pct: i32) -> Score {
+    let v = match tables {
+        Some(t) if pct < 100 => (net * pct + t * (100 - pct)) / 100,
+        _ => net,
+    };
+    v.clamp(-WIN_MIN + 1, WIN_MIN - 1)
 }
 
 /// Whether `line` could be played from `board`'s position: its moves are empty points, each
@@ -386,6 +406,23 @@ fn line_fits(board: &Board, line: &[Pos]) -> bool {
 mod tests {
     use super::*;
     use crate::types::Rule;
+
+    #[test]
+    fn the_evaluation_blends_the_network_and_the_tables() {
+        // (network, tables, percent of the network) -> value
+        for (net, tables, pct, want) in [
+            (300, Some(100), 100, 300),
+            (300, None, 50, 300),
+            (300, Some(100), 50, 200),
+            (-300, Some(100), 25, 0),
+            (90, Some(-10), 90, 80),
+            // never a proven value, whatever the network says
+            (WIN_MIN + 5000, Some(WIN_MIN), 50, WIN_MIN - 1),
+            (-WIN_MIN - 5000, Some(-WIN_MIN), 100, -WIN_MIN + 1),
+        ] {
+            assert_eq!(blend(net, tables, pct), want, "{net} {tables:?} {pct}");
+        }
+    }
 
     #[test]
     fn a_line_fits_only_with_distinct_empty_points() {

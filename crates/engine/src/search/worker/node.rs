@@ -439,7 +439,11 @@ impl Worker<'_> {
                     .policy_reduction(node.policy_top.saturating_sub(p));
             }
             r += policy_r;
-            let h = self.history.0[us.index()][m.index()].load(Ordering::Relaxed);
+            let mut h = self.history.0[us.index()][m.index()].load(Ordering::Relaxed);
+            let counter_pct = self.params.counter_history_lmr_pct;
+            if counter_pct > 0 {
+                h += self.counter.get(us, node.their_last, m) * counter_pct / 100;
+            }
             // up to a ply less for moves with a good history, more for a bad one
             r -= (h / (HIST_MAX / PLY)).clamp(-PLY, PLY);
         }
@@ -1100,6 +1104,15 @@ impl Worker<'_> {
             let h = &hist[t.index()];
             let v = h.load(Ordering::Relaxed);
             h.store(v + b - v * b.abs() / HIST_MAX, Ordering::Relaxed);
+        }
+        // the same for the answers to the opponent's last move
+        if let Some(prev) = self.frames[ply + FRAME_OFFSET - 1].current {
+            if self.counter.used() {
+                for &t in tried {
+                    let b = if t == best_move { bonus } else { -bonus };
+                    self.counter.update(us, prev, t, b);
+                }
+            }
         }
     }
 }

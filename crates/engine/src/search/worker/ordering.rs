@@ -1,9 +1,10 @@
-//! Move ordering in the tree: the TT move first, killers, the history of each colour and a
-//! bonus near the last two moves; Lazy SMP helpers add a tie salt.
+//! Move ordering in the tree: the TT move first, killers, the history of each colour (and,
+//! as a parameter, its counter-move history) and a bonus near the last two moves; Lazy SMP
+//! helpers add a tie salt.
 
 use super::Worker;
 use crate::search::movegen::ScoredMove;
-use crate::types::{Color, Pos, NUM_CELLS};
+use crate::types::{Color, Pos, MAX_SIZE, NUM_CELLS};
 use std::sync::atomic::{AtomicI32, Ordering};
 
 /// What the search's move ordering at a node depends on besides the history.
@@ -51,6 +52,10 @@ impl Worker<'_> {
         let history_divisor = self.params.history_divisor;
         let own_last = o.own_last.map_or(NO_INDEX, Pos::index);
         let their_last = o.their_last.map_or(NO_INDEX, Pos::index);
+        let counter_pct = self.params.counter_history_pct;
+        let counter = (counter_pct > 0 && self.counter.used())
+            .then_some(o.their_last)
+            .flatten();
         for m in list.iter_mut() {
             if m.pos == o.tt_move {
                 m.score = i32::MAX;
@@ -61,7 +66,11 @@ impl Worker<'_> {
             if m.pos == o.killers[0] || m.pos == o.killers[1] {
                 score += killer_bonus;
             }
-            score += hist[i % NUM_CELLS].load(Ordering::Relaxed) / history_divisor;
+            let mut h = hist[i % NUM_CELLS].load(Ordering::Relaxed);
+            if let Some(prev) = counter {
+                h += self.counter.get(us, Some(prev), m.pos) * counter_pct / 100;
+            }
+            score += h / history_divisor;
             // play happens near the last moves: 3 - d at Chebyshev distance d <= 2
             score += near_bonus * near_factor(their_last, i).max(near_factor(own_last, i));
             m.score = score;
@@ -74,6 +83,55 @@ impl Worker<'_> {
                 m.score += (h >> 59) as i32;
             }
         }
+    }
+}
+
+/// The counter-move history of one thread: for each colour, the value of each move as the
+/// answer to each move of the opponent before it, kept as the history is (a bonus for the best
+/// move of a node, a malus for the others searched there, pulled towards `±HIST_MAX`). Empty
+/// (and never read or written) when the search's parameters leave it out.
+pub(super) struct CounterHistory(Vec<i16>);
+
+/// Board points as the counter-move history counts them (`x + y * MAX_SIZE`).
+const CH_POINTS: usize = MAX_SIZE * MAX_SIZE;
+
+impl CounterHistory {
+    pub(super) fn new(used: bool) -> CounterHistory {
+        CounterHistory(if used {
+            vec![0; 2 * CH_POINTS * CH_POINTS]
+        } else {
+            Vec::new()
+        })
+    }
+
+    /// Whether the table is kept.
+    #[inline]
+    pub(super) fn used(&self) -> bool {
+        !self.0.is_empty()
+    }
+
+    #[inline]
+    fn slot(us: Color, prev: Pos, m: Pos) -> usize {
+        let point = |p: Pos| p.x() + p.y() * MAX_SIZE;
+        (us.index() * CH_POINTS + point(prev)) * CH_POINTS + point(m)
+    }
+
+    /// The value of `m` played by `us` after the opponent's `prev` (0 without a table or a
+    /// previous move).
+    #[inline]
+    pub(super) fn get(&self, us: Color, prev: Option<Pos>, m: Pos) -> i32 {
+        match prev {
+            Some(prev) if self.used() => i32::from(self.0[Self::slot(us, prev, m)]),
+            _ => 0,
+        }
+    }
+
+    /// Pulls the value of `m` after `prev` by `bonus` (either sign) towards `±HIST_MAX`.
+    #[inline]
+    pub(super) fn update(&mut self, us: Color, prev: Pos, m: Pos, bonus: i32) {
+        let h = &mut self.0[Self::slot(us, prev, m)];
+        let v = i32::from(*h);
+        *h = (v + bonus - v * bonus.abs() / HIST_MAX) as i16;
     }
 }
 
@@ -156,6 +214,34 @@ mod tests {
         assert_eq!(c.0[0][40].load(Ordering::Relaxed), 9);
         assert_eq!(c.0[1][12].load(Ordering::Relaxed), -36);
         assert_eq!(c.0[1][9].load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn counter_history_is_kept_per_colour_and_previous_move() {
+        let (a, b, m) = (Pos::new(7, 7), Pos::new(21, 21), Pos::new(8, 8));
+        let mut ch = CounterHistory::new(true);
+        assert_eq!(ch.get(Color::Black, Some(a), m), 0);
+        ch.update(Color::Black, a, m, 2048);
+        assert_eq!(ch.get(Color::Black, Some(a), m), 2048);
+        // other colours, other previous moves and no previous move read nothing
+        assert_eq!(ch.get(Color::White, Some(a), m), 0);
+        assert_eq!(ch.get(Color::Black, Some(b), m), 0);
+        assert_eq!(ch.get(Color::Black, None, m), 0);
+        // the gravity keeps values within the bound, either way
+        for _ in 0..200 {
+            ch.update(Color::White, b, m, HIST_BONUS_MAX);
+            ch.update(Color::Black, a, m, -HIST_BONUS_MAX);
+        }
+        let (w, k) = (
+            ch.get(Color::White, Some(b), m),
+            ch.get(Color::Black, Some(a), m),
+        );
+        assert!(w > HIST_MAX * 9 / 10 && w <= HIST_MAX, "{w}");
+        assert!(k < -HIST_MAX * 9 / 10 && k >= -HIST_MAX, "{k}");
+        // a table left out reads 0 everywhere
+        let off = CounterHistory::new(false);
+        assert!(!off.used());
+        assert_eq!(off.get(Color::Black, Some(a), m), 0);
     }
 
     #[test]
