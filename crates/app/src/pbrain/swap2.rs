@@ -383,9 +383,9 @@ mod tests {
 
     #[test]
     fn an_even_opening_gets_two_more_stones_on_free_points() {
-        // the second black stone three points from the first, White's diagonally beside it:
-        // White's value is within EVEN at depth 6, and so is a fifth stone's
-        let stones = [(7, 7), (8, 6), (10, 7)];
+        // White's stone diagonally beside the first black one, the second black stone a
+        // knight's move and more away: White's value is within EVEN at depth 6
+        let stones = [(7, 7), (8, 6), (10, 4)];
         let Answer::Stones(s) = decide_at(Rule::Standard, 15, &stones, 1) else {
             panic!("an even opening is not swapped");
         };
