@@ -20,4 +20,5 @@ pub mod review_json;
 pub mod seed;
 pub mod sgf;
 pub mod stats;
+pub mod system;
 pub mod web;

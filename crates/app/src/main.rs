@@ -24,6 +24,7 @@ fn end_quietly_when_the_reader_goes() {}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    gomoku_app::system::configure_engine();
     if let Err(e) = gomoku_app::eval_model::install_from_env() {
         eprintln!("error: {e:#}");
         return ExitCode::FAILURE;

@@ -26,6 +26,7 @@ fn main() -> ExitCode {
             other => eprintln!("pbrain-gomoku: ignoring the argument '{other}'"),
         }
     }
+    gomoku_app::system::configure_engine();
     if let Err(e) = gomoku_app::eval_model::install_from_env()
         .and_then(|()| gomoku_app::args::search::install_params_from_env())
     {

@@ -14,7 +14,7 @@ mod worker;
 pub use params::SearchParams;
 pub use score::{format_score, is_decisive, moves_to_result, Score};
 pub use time::{Limits, TimeManager};
-pub use tt::TranspositionTable;
+pub use tt::{allow_huge_pages, TranspositionTable};
 
 use crate::board::Board;
 use crate::pattern::Pattern4;

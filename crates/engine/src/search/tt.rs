@@ -5,7 +5,7 @@
 
 use crate::search::score::Score;
 use crate::types::Pos;
-use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Bound type of a stored score.
@@ -148,13 +148,21 @@ impl Activity {
     }
 }
 
-/// Whether the system allows transparent huge pages (`MADV_COLLAPSE` would collapse a range
-/// even when they are switched off, so the setting is read first; a system without it allows
-/// none).
+/// Whether the system allows transparent huge pages, as the program found it
+/// ([`allow_huge_pages`]); off until the program says.
+static HUGE_PAGES_ALLOWED: AtomicBool = AtomicBool::new(false);
+
+/// Lets a large table, once filled, be collapsed onto transparent huge pages (Linux).
+/// `MADV_COLLAPSE` collapses a range even where the system switched huge pages off, and the
+/// engine reads no system files, so the program that knows the system's setting passes it
+/// here (the `gomoku` app reads `/sys/kernel/mm/transparent_hugepage/enabled` at start).
+pub fn allow_huge_pages(allowed: bool) {
+    HUGE_PAGES_ALLOWED.store(allowed, Ordering::Relaxed);
+}
+
 #[cfg(target_os = "linux")]
 fn huge_pages_allowed() -> bool {
-    std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
-        .is_ok_and(|s| !s.contains("[never]"))
+    HUGE_PAGES_ALLOWED.load(Ordering::Relaxed)
 }
 
 /// Puts the calling thread (only) at the lowest scheduling priority, nice 19. Whether it did.
@@ -201,7 +209,6 @@ impl Filling {
         usable: &Arc<AtomicUsize>,
         activity: &Arc<Activity>,
     ) -> Option<Filling> {
-        use std::sync::atomic::AtomicBool;
         // only while the table takes at most half of the free memory: the pages are the
         // system's at once, where touched ones alone would be otherwise
         // Safety: `sysinfo` writes the struct it is given, which may start zeroed.
