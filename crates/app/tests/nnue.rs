@@ -143,7 +143,7 @@ fn a_tiny_network_trains_resumes_and_plays() {
 fn bad_network_files_and_arguments_are_clear_errors() {
     let dir = tempfile::tempdir().expect("temp dir");
     let junk = dir.path().join("junk.nnue");
-    std::fs::write(&junk, b"GMKNNUE1 but not a network").expect("write");
+    std::fs::write(&junk, b"GMKNNUE2 but not a network").expect("write");
     let o = gomoku_env(
         &["think", "--depth", "2", "h8"],
         &[("GOMOKU_NNUE_MODEL", s(&junk))],

@@ -9,8 +9,9 @@ use burn::optim::{AdamWConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Int, Tensor, TensorData};
 use gomoku_engine::nnue::float::{FloatNet, Sample};
-use gomoku_engine::nnue::shape::NUM_SHAPES;
-use gomoku_engine::nnue::{FEAT, H1, H2, MAX_DENSE_WEIGHT, MAX_SHAPE_WEIGHT, OUT, QA, QW, QX};
+use gomoku_engine::nnue::{
+    FEAT, H1, H2, MAX_DENSE_WEIGHT, MAX_SHAPE_WEIGHT, NUM_ROWS, OUT, QA, QW, QX, ROWS_PER_POINT,
+};
 
 use crate::layout::*;
 use crate::{Args, Bench, POINTS};
@@ -83,7 +84,7 @@ pub fn new(net: &FloatNet, args: &Args) -> Box<dyn Bench> {
         }
     };
     let net = Net {
-        shapes: p2(SHAPES, NUM_SHAPES, FEAT),
+        shapes: p2(SHAPES, NUM_ROWS, FEAT),
         bias: p1(BIAS, FEAT),
         pool_s: p1(POOL_S, FEAT),
         pool_t: p1(POOL_T, FEAT),
@@ -135,16 +136,16 @@ impl Bench for Burn {
     fn step(&mut self, batch: &[Sample]) -> (f64, f64) {
         let n = batch.len();
         let dev = &self.dev;
-        // the batch as tensors: the shape classes line by line
-        let mut ids = vec![Vec::with_capacity(n * POINTS); 4];
+        // the batch as tensors: the rows of the points, the line shapes and the threat row
+        let mut ids = vec![Vec::with_capacity(n * POINTS); ROWS_PER_POINT];
         let mut mask = vec![-1e9f32; n * POINTS];
         let mut target = Vec::with_capacity(n);
         let mut vt = Vec::with_capacity(n * 3);
         let mut stm = Vec::with_capacity(n);
         for (i, s) in batch.iter().enumerate() {
-            assert_eq!(s.shapes.len(), POINTS, "a 15x15 board");
-            for sh in &s.shapes {
-                for d in 0..4 {
+            assert_eq!(s.rows.len(), POINTS, "a 15x15 board");
+            for sh in &s.rows {
+                for d in 0..ROWS_PER_POINT {
                     ids[d].push(i64::from(sh[d]));
                 }
             }
@@ -164,9 +165,9 @@ impl Bench for Burn {
         // the points' features and their pooled sum
         let table = self.grid(&net.shapes, QA);
         let mut f = self.grid(&net.bias, QA).unsqueeze::<2>();
-        for line in ids {
-            let line = Tensor::<1, Int>::from_data(TensorData::new(line, [n * POINTS]), dev);
-            f = f + table.clone().select(0, line);
+        for row in ids {
+            let row = Tensor::<1, Int>::from_data(TensorData::new(row, [n * POINTS]), dev);
+            f = f + table.clone().select(0, row);
         }
         let a = f.clamp(0.0, 1.0).reshape([n, POINTS, FEAT]);
         let pooled: Tensor<2> = a.clone().sum_dim(1).reshape([n, FEAT]);

@@ -12,8 +12,9 @@
 use candle_core::{DType, Device, Result, Tensor, Var, D};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use gomoku_engine::nnue::float::{FloatNet, Sample};
-use gomoku_engine::nnue::shape::NUM_SHAPES;
-use gomoku_engine::nnue::{FEAT, H1, H2, MAX_DENSE_WEIGHT, MAX_SHAPE_WEIGHT, OUT, QA, QW, QX};
+use gomoku_engine::nnue::{
+    FEAT, H1, H2, MAX_DENSE_WEIGHT, MAX_SHAPE_WEIGHT, NUM_ROWS, OUT, QA, QW, QX, ROWS_PER_POINT,
+};
 
 use crate::layout::*;
 use crate::{Args, Bench, POINTS};
@@ -72,7 +73,7 @@ impl Candle {
                 bq: var(p + P_BQ, &[FEAT])?,
             })
         };
-        let shapes = var(SHAPES, &[NUM_SHAPES, FEAT])?;
+        let shapes = var(SHAPES, &[NUM_ROWS, FEAT])?;
         let bias = var(BIAS, &[FEAT])?;
         let pool_s = var(POOL_S, &[FEAT])?;
         let pool_t = var(POOL_T, &[FEAT])?;
@@ -137,14 +138,14 @@ impl Candle {
     fn try_step(&mut self, batch: &[Sample]) -> Result<(f64, f64)> {
         let n = batch.len();
         // the batch as tensors
-        let mut ids = Vec::with_capacity(n * POINTS * 4);
+        let mut ids = Vec::with_capacity(n * POINTS * ROWS_PER_POINT);
         let mut mask = vec![-1e9f32; n * POINTS];
         let mut target = Vec::with_capacity(n);
         let mut vt = Vec::with_capacity(n * 3);
         let mut stm = Vec::with_capacity(n);
         for (i, s) in batch.iter().enumerate() {
-            assert_eq!(s.shapes.len(), POINTS, "a 15x15 board");
-            ids.extend(s.shapes.iter().flatten().map(|&c| u32::from(c)));
+            assert_eq!(s.rows.len(), POINTS, "a 15x15 board");
+            ids.extend(s.rows.iter().flatten().map(|&c| u32::from(c)));
             for &e in &s.empty {
                 mask[i * POINTS + usize::from(e)] = 0.0;
             }
@@ -152,7 +153,7 @@ impl Candle {
             vt.extend_from_slice(&s.value);
             stm.push(f32::from(s.to_move));
         }
-        let ids = Tensor::from_vec(ids, n * POINTS * 4, &self.dev)?;
+        let ids = Tensor::from_vec(ids, n * POINTS * ROWS_PER_POINT, &self.dev)?;
         let mask = Tensor::from_vec(mask, (n, POINTS), &self.dev)?;
         let target = Tensor::from_vec(target, n, &self.dev)?;
         let vt = Tensor::from_vec(vt, (n, 3), &self.dev)?;
@@ -162,17 +163,17 @@ impl Candle {
         let table = self.grid(&self.shapes, QA)?;
         let bias = self.grid(&self.bias, QA)?;
         let f = if self.joint_gather {
-            // one gather of all four lines, then their sum
+            // one gather of all the rows of a point, then their sum
             table
                 .index_select(&ids, 0)?
-                .reshape((n * POINTS, 4, FEAT))?
+                .reshape((n * POINTS, ROWS_PER_POINT, FEAT))?
                 .sum(1)?
                 .broadcast_add(&bias)?
         } else {
-            // one gather a line, added up: tensors a quarter the size
-            let ids = ids.reshape((n * POINTS, 4))?.t()?.contiguous()?;
+            // one gather a row, added up: tensors a fifth the size
+            let ids = ids.reshape((n * POINTS, ROWS_PER_POINT))?.t()?.contiguous()?;
             let mut f = table.index_select(&ids.get(0)?, 0)?;
-            for d in 1..4 {
+            for d in 1..ROWS_PER_POINT {
                 f = (f + table.index_select(&ids.get(d)?, 0)?)?;
             }
             f.broadcast_add(&bias)?

@@ -14,7 +14,8 @@ use gomoku_engine::nnue::float::{
     value_target, FloatNet, Sample, StepOptions, Trainer, NUM_PARAMS,
 };
 use gomoku_engine::nnue::shape::NUM_SHAPES;
-use gomoku_engine::nnue::{FEAT, H1, H2, OUT};
+use gomoku_engine::nnue::threat::NUM_THREATS;
+use gomoku_engine::nnue::{FEAT, H1, H2, NUM_ROWS, OUT, ROWS_PER_POINT};
 use gomoku_engine::rng::{Rng, SplitMix64};
 use gomoku_engine::{Board, Color, Pos, Rule};
 
@@ -30,7 +31,7 @@ pub const POINTS: usize = 225;
 pub mod layout {
     use super::*;
     pub const SHAPES: usize = 0;
-    pub const BIAS: usize = NUM_SHAPES * FEAT;
+    pub const BIAS: usize = NUM_ROWS * FEAT;
     pub const POOL_S: usize = BIAS + FEAT;
     pub const POOL_T: usize = POOL_S + FEAT;
     pub const VALUE: usize = POOL_T + FEAT;
@@ -69,7 +70,7 @@ pub struct Args {
     pub seed: u64,
     /// Drops the integer-grid rounding and the weight clipping (candle and burn only).
     pub plain: bool,
-    /// candle: one gather of the four lines of all points (else one gather a line).
+    /// candle: one gather of every row of all points (else one gather a row).
     pub joint_gather: bool,
     /// candle: the policy's dot products as a batched matmul (else a product and a sum).
     pub policy_matmul: bool,
@@ -115,14 +116,22 @@ fn unit(rng: &mut SplitMix64) -> f32 {
     (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32
 }
 
-/// `n` synthetic samples: uniform shape classes, 45 stones (so 180 empty points), a target
+/// `n` synthetic samples: uniform shape classes and threat rows, 45 stones (so 180 empty points), a target
 /// among the empty points and a random win/draw/loss distribution.
 pub fn synthetic(n: usize, seed: u64) -> Vec<Sample> {
     let mut rng = SplitMix64::new(seed);
     (0..n)
         .map(|_| {
-            let shapes: Vec<[u16; 4]> = (0..POINTS)
-                .map(|_| std::array::from_fn(|_| rng.below(NUM_SHAPES) as u16))
+            let rows: Vec<[u16; ROWS_PER_POINT]> = (0..POINTS)
+                .map(|_| {
+                    std::array::from_fn(|d| {
+                        if d < 4 {
+                            rng.below(NUM_SHAPES) as u16
+                        } else {
+                            (NUM_SHAPES + rng.below(NUM_THREATS)) as u16
+                        }
+                    })
+                })
                 .collect();
             let mut order: Vec<u16> = (0..POINTS as u16).collect();
             for i in (1..POINTS).rev() {
@@ -138,7 +147,7 @@ pub fn synthetic(n: usize, seed: u64) -> Vec<Sample> {
             ];
             let sum: f32 = v.iter().sum();
             Sample {
-                shapes,
+                rows,
                 empty,
                 to_move: (rng.next_u64() & 1) as u8,
                 target: Some(target),
@@ -218,11 +227,11 @@ pub fn from_corpus(path: &str, n: usize, seed: u64) -> Vec<Sample> {
 
 /// The mean number of distinct shape classes (rows of the shape table) in a batch.
 fn rows_touched(batches: &[&[Sample]]) -> f64 {
-    let mut mark = vec![usize::MAX; NUM_SHAPES];
+    let mut mark = vec![usize::MAX; NUM_ROWS];
     let mut total = 0;
     for (b, batch) in batches.iter().enumerate() {
         for s in batch.iter() {
-            for &c in s.shapes.iter().flatten() {
+            for &c in s.rows.iter().flatten() {
                 if mark[usize::from(c)] != b {
                     mark[usize::from(c)] = b;
                     total += 1;
@@ -372,7 +381,7 @@ fn main() {
     };
     let batches: Vec<&[Sample]> = samples.chunks_exact(args.batch).collect();
     println!(
-        "samples: {} ({} batches of {}), {:.0} of the {NUM_SHAPES} shape rows in a batch",
+        "samples: {} ({} batches of {}), {:.0} of the {NUM_ROWS} rows of the feature table in a batch",
         args.corpus.as_deref().unwrap_or("synthetic"),
         batches.len(),
         args.batch,

@@ -2,11 +2,12 @@
 //! their pooled sum `P`, with a stack to take moves back.
 
 use super::model::Network;
-use super::shape::{self, shape_index, REACH};
+use super::shape::{self, REACH};
+use super::threat::{self, threat_index};
 #[cfg(target_arch = "x86_64")]
 use super::simd::Avx2;
 use super::simd::{has_avx2, Kernels, Pooled, Portable, Row};
-use super::FEAT;
+use super::{point_rows, threat_row, FEAT};
 use crate::board::Board;
 use crate::search::movegen::ScoredMove;
 use crate::types::{Color, Dir, Pos, NUM_CELLS};
@@ -15,6 +16,7 @@ use crate::types::{Color, Dir, Pos, NUM_CELLS};
 #[derive(Clone, Copy)]
 struct Frame {
     saved_start: u32,
+    threats_start: u32,
     pooled: Pooled,
 }
 
@@ -27,11 +29,15 @@ pub struct Accumulator {
     avx2: bool,
     /// `F` of every point, by padded index (off-board points unused).
     feat: Box<[Row; NUM_CELLS]>,
+    /// The threat row of every point ([`threat_index`]), by padded index.
+    threat: Box<[u16; NUM_CELLS]>,
     /// `P`: the sum of `clamp(F, 0, QA)` over the board's points.
     pooled: Pooled,
     /// The old `F` of the points the moves on the stack changed, with their indices.
     saved_rows: Vec<Row>,
     saved_at: Vec<u16>,
+    /// The old threat rows of the points the moves on the stack changed, with their indices.
+    saved_threats: Vec<(u16, u16)>,
     frames: Vec<Frame>,
 }
 
@@ -59,9 +65,11 @@ impl Accumulator {
             net,
             avx2: avx2 && has_avx2(),
             feat: Box::new([Row::ZERO; NUM_CELLS]),
+            threat: Box::new([threat::STONE; NUM_CELLS]),
             pooled: Pooled([0; FEAT]),
             saved_rows: Vec::with_capacity(64 * 40),
             saved_at: Vec::with_capacity(64 * 40),
+            saved_threats: Vec::with_capacity(64 * 40),
             frames: Vec::with_capacity(256),
         };
         a.refresh(board);
@@ -73,11 +81,13 @@ impl Accumulator {
         self.frames.clear();
         self.saved_rows.clear();
         self.saved_at.clear();
+        self.saved_threats.clear();
         self.pooled = Pooled([0; FEAT]);
         for p in board.points() {
             let f = features_of(self.net, board, p);
             Portable::pool_delta(&mut self.pooled, &f, &Row::ZERO);
             self.feat[p.index()] = f;
+            self.threat[p.index()] = threat_index(board, p);
         }
     }
 
@@ -109,12 +119,13 @@ impl Accumulator {
     fn make_with<K: Kernels>(&mut self, board: &Board, p: Pos) {
         self.frames.push(Frame {
             saved_start: self.saved_at.len() as u32,
+            threats_start: self.saved_threats.len() as u32,
             pooled: self.pooled,
         });
         let net = self.net;
         let table = shape::table();
         let centre = 2 * REACH as u32;
-        // the point itself: its centre changed on all four lines
+        // the point itself: its centre changed on all four lines, and it holds a stone now
         let i = p.index();
         let old = self.feat[i];
         self.save(i, old);
@@ -122,26 +133,56 @@ impl Accumulator {
             let key = board.shape_key(p, d);
             update::<K>(&mut self.feat[i], net, table, key, key & !(3 << centre));
         }
+        self.set_threat::<K>(i, threat::STONE);
         K::pool_delta(&mut self.pooled, &self.feat[i], &old);
-        // every other point within four steps on a line through it: one line changed
+        // every other point within five steps on a line through it: within four, one of its
+        // shapes changed; within five, its threat classes may have
         for d in Dir::ALL {
-            for k in 1..=REACH as i32 {
+            for k in 1..=threat::REACH as i32 {
                 for s in [k, -k] {
                     let q = p.step(d, s);
                     if !board.contains(q) {
                         continue;
                     }
-                    let key = board.shape_key(q, d);
-                    // `p` is `s` steps back from `q`: point 4 - s of its window
-                    let before = key & !(3 << (2 * (REACH as i32 - s)) as u32);
                     let j = q.index();
                     let old = self.feat[j];
-                    self.save(j, old);
-                    update::<K>(&mut self.feat[j], net, table, key, before);
-                    K::pool_delta(&mut self.pooled, &self.feat[j], &old);
+                    let mut saved = false;
+                    if k <= REACH as i32 {
+                        let key = board.shape_key(q, d);
+                        // `p` is `s` steps back from `q`: point 4 - s of its window
+                        let before = key & !(3 << (2 * (REACH as i32 - s)) as u32);
+                        self.save(j, old);
+                        saved = true;
+                        update::<K>(&mut self.feat[j], net, table, key, before);
+                    }
+                    let t = threat_index(board, q);
+                    if t != self.threat[j] {
+                        if !saved {
+                            self.save(j, old);
+                            saved = true;
+                        }
+                        self.set_threat::<K>(j, t);
+                    }
+                    if saved {
+                        K::pool_delta(&mut self.pooled, &self.feat[j], &old);
+                    }
                 }
             }
         }
+    }
+
+    /// Moves point `i`'s threat row to `t` in its `F` (saving the old one).
+    #[inline(always)]
+    fn set_threat<K: Kernels>(&mut self, i: usize, t: u16) {
+        let old = self.threat[i];
+        self.saved_threats.push((i as u16, old));
+        self.threat[i] = t;
+        let rows = &self.net.rows;
+        K::update_row(
+            &mut self.feat[i],
+            &rows[usize::from(threat_row(t))],
+            &rows[usize::from(threat_row(old))],
+        );
     }
 
     /// Takes back the last [`Accumulator::make`].
@@ -157,6 +198,11 @@ impl Accumulator {
         }
         self.saved_rows.truncate(start);
         self.saved_at.truncate(start);
+        let start = f.threats_start as usize;
+        for &(at, t) in self.saved_threats[start..].iter().rev() {
+            self.threat[usize::from(at)] = t;
+        }
+        self.saved_threats.truncate(start);
         self.pooled = f.pooled;
     }
 
@@ -312,8 +358,8 @@ fn update<K: Kernels>(f: &mut Row, net: &Network, table: &[u16], key: u32, befor
     let (rn, ro) = unsafe {
         let n = usize::from(*table.get_unchecked(key as usize));
         let o = usize::from(*table.get_unchecked(before as usize));
-        debug_assert!(n < net.shapes.len() && o < net.shapes.len());
-        (net.shapes.get_unchecked(n), net.shapes.get_unchecked(o))
+        debug_assert!(n < net.rows.len() && o < net.rows.len());
+        (net.rows.get_unchecked(n), net.rows.get_unchecked(o))
     };
     K::update_row(f, rn, ro);
 }
@@ -321,9 +367,8 @@ fn update<K: Kernels>(f: &mut Row, net: &Network, table: &[u16], key: u32, befor
 /// `F` of point `p` computed from the board.
 fn features_of(net: &Network, board: &Board, p: Pos) -> Row {
     let mut f = net.bias;
-    for d in Dir::ALL {
-        let s = usize::from(shape_index(board.shape_key(p, d)));
-        Portable::update_row(&mut f, &net.shapes[s], &Row::ZERO);
+    for r in point_rows(board, p) {
+        Portable::update_row(&mut f, &net.rows[usize::from(r)], &Row::ZERO);
     }
     f
 }
@@ -346,7 +391,7 @@ mod tests {
     fn random_net(seed: u64) -> &'static Network {
         let mut rng = SplitMix64::new(seed);
         let mut n = Network::zero();
-        for r in &mut n.shapes {
+        for r in &mut n.rows {
             for v in &mut r.0 {
                 *v = (rng.below(601) as i32 - 300) as i16;
             }

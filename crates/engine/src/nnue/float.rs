@@ -8,23 +8,26 @@
 //! same samples in the same order give the same numbers, whatever the number of threads.
 
 use super::model::{Network, PolicyHead, ValueHead, POOL_SHIFT};
-use super::shape::{shape_index, NUM_SHAPES};
 use super::simd::Row;
-use super::{FEAT, H1, H2, MAX_DENSE_WEIGHT, MAX_SHAPE_WEIGHT, OUT, QA, QW, QX};
+use super::{
+    point_rows, FEAT, H1, H2, MAX_DENSE_WEIGHT, MAX_SHAPE_WEIGHT, NUM_ROWS, OUT, QA, QW, QX,
+    ROWS_PER_POINT,
+};
 use crate::board::Board;
 use crate::rng::{Rng, SplitMix64};
-use crate::types::{Color, Dir};
+use crate::types::Color;
 
 /// One position as the network sees it, with its targets.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Sample {
-    /// The four shape classes of every board point, row by row.
-    pub shapes: Vec<[u16; 4]>,
-    /// The points (indices into `shapes`) the side to move may play: the policy's choices.
+    /// The rows of `M` of every board point (its four line shapes and its threat row,
+    /// [`point_rows`]), the board's points row by row.
+    pub rows: Vec<[u16; ROWS_PER_POINT]>,
+    /// The points (indices into `rows`) the side to move may play: the policy's choices.
     pub empty: Vec<u16>,
     /// Black (0) or White (1) to move.
     pub to_move: u8,
-    /// The move played (an index into `shapes`, one of `empty`), if the sample has one.
+    /// The move played (an index into `rows`, one of `empty`), if the sample has one.
     pub target: Option<u16>,
     /// Win, draw and loss probabilities for the side to move.
     pub value: [f32; 3],
@@ -42,11 +45,10 @@ impl Sample {
 
     /// [`Sample::from_board`] into this sample's buffers.
     pub fn fill(&mut self, board: &Board, target: Option<u16>, value: [f32; 3]) {
-        self.shapes.clear();
+        self.rows.clear();
         self.empty.clear();
         for (i, p) in board.points().enumerate() {
-            let sh = Dir::ALL.map(|d| shape_index(board.shape_key(p, d)));
-            self.shapes.push(sh);
+            self.rows.push(point_rows(board, p));
             if board.is_empty(p) {
                 self.empty.push(i as u16);
             }
@@ -62,7 +64,7 @@ impl Sample {
 struct Layout;
 
 const SHAPES: usize = 0;
-const BIAS: usize = NUM_SHAPES * FEAT;
+const BIAS: usize = NUM_ROWS * FEAT;
 const POOL_S: usize = BIAS + FEAT;
 const POOL_T: usize = POOL_S + FEAT;
 const VALUE: usize = POOL_T + FEAT;
@@ -79,7 +81,7 @@ const P_BQ: usize = P_WQ + FEAT * FEAT;
 const P_LEN: usize = P_BQ + FEAT;
 /// Number of parameters.
 pub const NUM_PARAMS: usize = POLICY + 2 * P_LEN;
-/// The first parameter after the shape weights (the dense part, updated at every step).
+/// The first parameter after the rows of `M` (the dense part, updated at every step).
 const DENSE: usize = BIAS;
 
 impl Layout {
@@ -107,7 +109,7 @@ pub struct FloatNet {
 #[derive(Clone, Debug)]
 pub struct Grad {
     g: Vec<f32>,
-    /// The shape classes whose rows have gradients.
+    /// The rows of `M` that have gradients.
     touched: Vec<u16>,
     mark: Vec<bool>,
     /// Sum of the value losses, of the policy losses, and the number of samples.
@@ -123,7 +125,7 @@ impl Default for Grad {
         Grad {
             g: vec![0.0; NUM_PARAMS],
             touched: Vec::new(),
-            mark: vec![false; NUM_SHAPES],
+            mark: vec![false; NUM_ROWS],
             value_loss: 0.0,
             policy_loss: 0.0,
             samples: 0,
@@ -330,7 +332,7 @@ impl FloatNet {
         sc.f.clear();
         let mut pooled = [0.0f32; FEAT];
         let bias = &w[BIAS..BIAS + FEAT];
-        for sh in &s.shapes {
+        for sh in &s.rows {
             let mut f: [f32; FEAT] = bias.try_into().expect("FEAT biases");
             for &c in sh {
                 let r = &w[SHAPES + usize::from(c) * FEAT..][..FEAT];
@@ -453,7 +455,7 @@ impl FloatNet {
         let mut dx = affine_back(&w[v + V_W1..v + V_B1], gw1, rest, x, &dz1);
         // the policy (d loss / d a(e) = d(e) * q for the empty points e)
         sc.da.clear();
-        sc.da.resize(s.shapes.len(), 0.0);
+        sc.da.resize(s.rows.len(), 0.0);
         if let Some(ti) = *target_at {
             let mut dq = [0.0f32; FEAT];
             for (i, &e) in s.empty.iter().enumerate() {
@@ -479,7 +481,7 @@ impl FloatNet {
             dpool[k] = du * w[POOL_S + k];
         }
         // the points' features
-        for ((sh, f), &dp) in s.shapes.iter().zip(&sc.f).zip(&sc.da) {
+        for ((sh, f), &dp) in s.rows.iter().zip(&sc.f).zip(&sc.da) {
             let mut df = [0.0f32; FEAT];
             let mut any = false;
             for k in 0..FEAT {
@@ -516,7 +518,7 @@ impl FloatNet {
         let mut n = Network::zero();
         n.score_scale = self.score_scale;
         let qa = |v: f32| (v * QA as f32).round().clamp(-32_767.0, 32_767.0) as i16;
-        for (s, row) in n.shapes.iter_mut().enumerate() {
+        for (s, row) in n.rows.iter_mut().enumerate() {
             *row = Row(std::array::from_fn(|k| qa(w[SHAPES + s * FEAT + k])));
         }
         n.bias = Row(std::array::from_fn(|k| qa(w[BIAS + k])));
@@ -663,8 +665,8 @@ impl FloatNet {
     }
 }
 
-/// Adam over a [`FloatNet`]: the dense part at every step, a shape row when its class is in
-/// the batch.
+/// Adam over a [`FloatNet`]: the dense part at every step, a row of `M` when a point of the
+/// batch has it.
 #[derive(Clone, Debug)]
 pub struct Trainer {
     /// The network being trained.
@@ -890,11 +892,13 @@ mod tests {
             n.accumulate(&s, 0.5, Some(&mut g));
             g.value_loss + 0.5 * g.policy_loss
         };
-        let probe_shape = usize::from(s.shapes[7 * 15 + 7][0]);
+        let probe_shape = usize::from(s.rows[7 * 15 + 7][0]);
+        let probe_threat = usize::from(s.rows[7 * 15 + 8][4]);
         let v1 = Layout::value(s.to_move as usize);
         let p1 = Layout::policy(s.to_move as usize);
         let probes = [
             SHAPES + probe_shape * FEAT + 3,
+            SHAPES + probe_threat * FEAT + 6,
             BIAS + 1,
             POOL_S + 2,
             POOL_T + 5,

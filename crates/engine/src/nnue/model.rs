@@ -1,17 +1,16 @@
 //! The integer network of a rule ([`Network`]), the model of every rule ([`NnueModel`]), its
 //! file format and the compiled-in model.
 //!
-//! The file: the eight bytes `GMKNNUE1`, five little-endian `u32`s (the shape classes,
+//! The file: the eight bytes `GMKNNUE2`, five little-endian `u32`s (the rows of `M`,
 //! [`FEAT`], [`H1`], [`H2`], and a mask of the rules present, bit `i` for `NET_RULES[i]`), then
-//! for each rule present, in that order: the score scale (`f32`), the shape weights (`i16`,
-//! shape by shape), the bias (`i16`), the pooling's multipliers and offsets (`i32`), for each
+//! for each rule present, in that order: the score scale (`f32`), the rows of `M` (`i16`,
+//! row by row: the line shapes', then the threat rows'), the bias (`i16`), the pooling's multipliers and offsets (`i32`), for each
 //! side to move (Black, White) the value head (`w1`, `b1`, `w2`, `b2`, `w3`, `b3`: weights `i8`
 //! row by row, biases `i32`), then for each side to move the policy head (`wq` `i8`, `bq`
 //! `i32`).
 
-use super::shape::NUM_SHAPES;
 use super::simd::{Kernels, Pooled, Row};
-use super::{net_slot, FEAT, H1, H2, NET_RULES, OUT, QW, QX};
+use super::{net_slot, FEAT, H1, H2, NET_RULES, NUM_ROWS, OUT, QW, QX};
 use crate::types::{Color, Rule};
 use std::sync::OnceLock;
 
@@ -46,8 +45,9 @@ pub struct PolicyHead {
 pub struct Network {
     /// Score units per unit of `logit(win) - logit(loss)`.
     pub score_scale: f32,
-    /// The weights of each shape class, times [`QA`](super::QA).
-    pub shapes: Vec<Row>,
+    /// The rows of `M`, times [`QA`](super::QA): one per line shape class, then one per threat
+    /// row ([`super::NUM_ROWS`]).
+    pub rows: Vec<Row>,
     /// The bias of every point's features, times [`QA`](super::QA).
     pub bias: Row,
     /// The pooling's `x = clamp((P * mul + add) >> 16, 0, 127)`, per feature.
@@ -96,12 +96,12 @@ impl std::fmt::Display for NnueError {
 
 impl std::error::Error for NnueError {}
 
-const MAGIC: &[u8; 8] = b"GMKNNUE1";
+const MAGIC: &[u8; 8] = b"GMKNNUE2";
 const HEADER: usize = 8 + 5 * 4;
 
 /// Bytes of one rule's network in the file.
 const NET_BYTES: usize = 4
-    + NUM_SHAPES * FEAT * 2
+    + NUM_ROWS * FEAT * 2
     + FEAT * 2
     + FEAT * 4 * 2
     + 2 * (H1 * FEAT + H1 * 4 + H2 * H1 + H2 * 4 + OUT * H2 + OUT * 4)
@@ -125,7 +125,7 @@ impl Network {
         };
         Network {
             score_scale: 400.0,
-            shapes: vec![Row::ZERO; NUM_SHAPES],
+            rows: vec![Row::ZERO; NUM_ROWS],
             bias: Row::ZERO,
             pool_mul: [0; FEAT],
             pool_add: [0; FEAT],
@@ -178,7 +178,7 @@ impl Network {
 
     fn write(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.score_scale.to_le_bytes());
-        for r in self.shapes.iter().chain(std::iter::once(&self.bias)) {
+        for r in self.rows.iter().chain(std::iter::once(&self.bias)) {
             for v in r.0 {
                 out.extend_from_slice(&v.to_le_bytes());
             }
@@ -215,7 +215,7 @@ impl Network {
                 n.score_scale
             )));
         }
-        for row in n.shapes.iter_mut().chain(std::iter::once(&mut n.bias)) {
+        for row in n.rows.iter_mut().chain(std::iter::once(&mut n.bias)) {
             for v in &mut row.0 {
                 *v = r.u16() as i16;
             }
@@ -340,10 +340,10 @@ impl NnueModel {
         }
         let mut r = Reader { bytes, at: 8 };
         let dims = [r.u32(), r.u32(), r.u32(), r.u32()];
-        let want = [NUM_SHAPES, FEAT, H1, H2].map(|v| v as u32);
+        let want = [NUM_ROWS, FEAT, H1, H2].map(|v| v as u32);
         if dims != want {
             return Err(NnueError::BadShape(format!(
-                "shapes, features and hidden widths {dims:?}, expected {want:?}"
+                "rows, features and hidden widths {dims:?}, expected {want:?}"
             )));
         }
         let mask = r.u32();
@@ -376,7 +376,7 @@ impl NnueModel {
             .enumerate()
             .filter(|(_, n)| n.is_some())
             .fold(0u32, |m, (i, _)| m | (1 << i));
-        for v in [NUM_SHAPES as u32, FEAT as u32, H1 as u32, H2 as u32, mask] {
+        for v in [NUM_ROWS as u32, FEAT as u32, H1 as u32, H2 as u32, mask] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         for n in self.nets.iter().flatten() {
@@ -400,7 +400,7 @@ mod tests {
     fn a_model_round_trips_and_bad_files_are_refused() {
         let mut m = NnueModel::default();
         let mut n = Network::zero();
-        n.shapes[5].0[3] = -77;
+        n.rows[5].0[3] = -77;
         n.value[1].w3[2] = -3;
         n.policy[0].bq[1] = 123_456;
         n.pool_add[4] = -9;
