@@ -27,6 +27,9 @@ pub struct Accumulator {
     net: &'static Network,
     /// Whether the AVX2 kernels run (else the portable ones).
     avx2: bool,
+    /// Whether the network's threat rows are not all zero: without them a move changes only
+    /// the shapes of the points within four steps, and the threat rows are not followed.
+    threats: bool,
     /// `F` of every point, by padded index (off-board points unused).
     feat: Box<[Row; NUM_CELLS]>,
     /// The threat row of every point ([`threat_index`]), by padded index.
@@ -64,6 +67,7 @@ impl Accumulator {
         let mut a = Accumulator {
             net,
             avx2: avx2 && has_avx2(),
+            threats: net.rows[shape::NUM_SHAPES..].iter().any(|r| *r != Row::ZERO),
             feat: Box::new([Row::ZERO; NUM_CELLS]),
             threat: Box::new([threat::STONE; NUM_CELLS]),
             pooled: Pooled([0; FEAT]),
@@ -133,12 +137,15 @@ impl Accumulator {
             let key = board.shape_key(p, d);
             update::<K>(&mut self.feat[i], net, table, key, key & !(3 << centre));
         }
-        self.set_threat::<K>(i, threat::STONE);
+        if self.threats {
+            self.set_threat::<K>(i, threat::STONE);
+        }
         K::pool_delta(&mut self.pooled, &self.feat[i], &old);
+        let reach = if self.threats { threat::REACH } else { REACH };
         // every other point within five steps on a line through it: within four, one of its
         // shapes changed; within five, its threat classes may have
         for d in Dir::ALL {
-            for k in 1..=threat::REACH as i32 {
+            for k in 1..=reach as i32 {
                 for s in [k, -k] {
                     let q = p.step(d, s);
                     if !board.contains(q) {
@@ -155,7 +162,11 @@ impl Accumulator {
                         saved = true;
                         update::<K>(&mut self.feat[j], net, table, key, before);
                     }
-                    let t = threat_index(board, q);
+                    let t = if self.threats {
+                        threat_index(board, q)
+                    } else {
+                        self.threat[j]
+                    };
                     if t != self.threat[j] {
                         if !saved {
                             self.save(j, old);
@@ -411,9 +422,28 @@ mod tests {
         Box::leak(Box::new(n))
     }
 
+    /// [`random_net`] with its threat rows zero: the shapes alone.
+    fn shapes_only_net(seed: u64) -> &'static Network {
+        let mut n = random_net(seed).clone();
+        for r in &mut n.rows[shape::NUM_SHAPES..] {
+            *r = Row::ZERO;
+        }
+        Box::leak(Box::new(n))
+    }
+
     #[test]
     fn make_and_unmake_match_a_recomputation() {
-        let net = random_net(3);
+        make_and_unmake_match_a_recomputation_with(random_net(3));
+    }
+
+    #[test]
+    fn without_threat_rows_make_and_unmake_match_a_recomputation() {
+        let net = shapes_only_net(3);
+        assert!(!Accumulator::new(net, &Board::new(15, Rule::Renju).expect("board")).threats);
+        make_and_unmake_match_a_recomputation_with(net);
+    }
+
+    fn make_and_unmake_match_a_recomputation_with(net: &'static Network) {
         let mut rng = SplitMix64::new(11);
         for (size, rule) in [
             (15, Rule::Freestyle),

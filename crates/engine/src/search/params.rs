@@ -193,15 +193,16 @@ const FAIL_HIGH_MARGIN_OPPO4: Score = 87;
 // list, starting 300 under it): self-play at 200 ms a move 58/120 against the search without
 // it (freestyle), and 17% fewer nodes at a fixed depth.
 const POLICY_LMR_MAX: i32 = 0;
-// On, blended half and half with the tables (`NNUE_EVAL_PCT`), in freestyle and standard;
-// renju keeps the tables (`NNUE_RENJU`: its network of generation 0 trained on a fifth of its
-// corpus, and alone it scored 46.9% against them). Self-play at 100 ms, 240 games each against
-// the tables alone: freestyle 63.7% (+98, +54 .. +145), standard 61.9% (+84, +42 .. +129); the
-// network alone in freestyle at 200 ms 61.9%, policy ordering alone (`NNUE_EVAL_PCT` 0) 41.0%.
-// Against Rapfi at 1 s, freestyle, eval openings: 58.1% over 80 games, against 50.3% over 159
-// for the tables and 45.0% over 80 for the network alone. See docs/benchmarks.md.
+// On, blended half and half with the tables (`NNUE_EVAL_PCT`), in every rule. Self-play at
+// 100 ms against the tables alone: freestyle 63.7% (+98, +54 .. +145) and standard 61.9% (+84,
+// +42 .. +129) over 240 games, renju 63.8% (+99, +44 .. +159) over 152 (`NNUE_RENJU`, with the
+// renju network of the whole renju corpus and its threat rows); the network alone in freestyle
+// at 200 ms 61.9%, policy ordering alone (`NNUE_EVAL_PCT` 0) 41.0%. Against Rapfi at 1 s, eval
+// openings: freestyle 59.1% over 160 games (the tables 50.3% over 159, the network alone 45.0%
+// over 80), standard 66.9% over 80, renju 66.7% over 96 (the tables 54.7% over 95). See
+// docs/benchmarks.md.
 const NNUE: bool = true;
-const NNUE_RENJU: bool = false;
+const NNUE_RENJU: bool = true;
 const NNUE_EVAL_PCT: i32 = 50;
 const NNUE_POLICY_WEIGHT: i32 = 100;
 const NNUE_POLICY_LMR: i32 = 0;
