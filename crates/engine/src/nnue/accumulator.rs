@@ -3,10 +3,10 @@
 
 use super::model::Network;
 use super::shape::{self, REACH};
-use super::threat::{self, threat_index};
 #[cfg(target_arch = "x86_64")]
 use super::simd::Avx2;
 use super::simd::{has_avx2, Kernels, Pooled, Portable, Row};
+use super::threat::{self, threat_index};
 use super::{point_rows, threat_row, FEAT};
 use crate::board::Board;
 use crate::search::movegen::ScoredMove;
@@ -67,7 +67,9 @@ impl Accumulator {
         let mut a = Accumulator {
             net,
             avx2: avx2 && has_avx2(),
-            threats: net.rows[shape::NUM_SHAPES..].iter().any(|r| *r != Row::ZERO),
+            threats: net.rows[shape::NUM_SHAPES..]
+                .iter()
+                .any(|r| *r != Row::ZERO),
             feat: Box::new([Row::ZERO; NUM_CELLS]),
             threat: Box::new([threat::STONE; NUM_CELLS]),
             pooled: Pooled([0; FEAT]),

@@ -1,7 +1,7 @@
 //! The threat classes of a point as an input of the network: one more row of features per point,
 //! beside its four line shapes.
 //!
-//! An empty point's row is chosen by the pair of its [`Pattern4`] classes, Black's and
+//! An empty point's row is chosen by the pair of its [`Pattern4`](crate::pattern::Pattern4) classes, Black's and
 //! White's ([`Board::threat`]): what each colour would make by playing there, the four lines
 //! combined (a four and a free three, two free threes, and for renju Black a forbidden
 //! overline or double four, or a double three the board has not confirmed yet). The line
