@@ -164,17 +164,15 @@ impl Accumulator {
                         saved = true;
                         update::<K>(&mut self.feat[j], net, table, key, before);
                     }
-                    let t = if self.threats {
-                        threat_index(board, q)
-                    } else {
-                        self.threat[j]
-                    };
-                    if t != self.threat[j] {
-                        if !saved {
-                            self.save(j, old);
-                            saved = true;
+                    if self.threats {
+                        let t = threat_index(board, q);
+                        if t != self.threat[j] {
+                            if !saved {
+                                self.save(j, old);
+                                saved = true;
+                            }
+                            self.set_threat::<K>(j, t);
                         }
-                        self.set_threat::<K>(j, t);
                     }
                     if saved {
                         K::pool_delta(&mut self.pooled, &self.feat[j], &old);
