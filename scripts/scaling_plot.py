@@ -36,7 +36,7 @@ def interval(wins, losses, draws):
     return 100 * mean, 100 * 1.96 * sd
 
 
-# What a build's engine plays with: its source and its compiled-in weights. The time manager
+# What a build's engine plays with: its source (comments aside) and its compiled-in weights. The time manager
 # is left out: the plot's matches have no game clock, and a move of a clockless match gets its
 # plain move time whatever the manager does with a clock (a change to the plain move time
 # calls for new runs, not pooled ones).
@@ -44,19 +44,34 @@ ENGINE_PATHS = ["crates/engine/src", "crates/engine/weights",
                 ":(exclude)crates/engine/src/search/time.rs"]
 
 
+def only_comments(diff):
+    """Whether a `git diff -U0` output changes nothing but Rust line comments and blank lines
+    (a binary file, a new, deleted or renamed file, or any other line is a change)."""
+    for line in diff.splitlines():
+        if line.startswith(("diff --git ", "index ", "--- ", "+++ ", "@@")):
+            continue
+        if line.startswith(("+", "-")):
+            body = line[1:].strip()
+            if body == "" or body.startswith("//"):
+                continue
+        return False
+    return True
+
+
 def same_engine(a, b):
     """Whether commits `a` and `b` build the same engine (git finds no change between them in
-    ENGINE_PATHS). Unknown commits, dirty builds and a machine without git pool nothing."""
+    ENGINE_PATHS but to comments). Unknown commits, dirty builds and a machine without git
+    pool nothing."""
     if a == b:
         return True
     if a.endswith("-dirty") or b.endswith("-dirty"):
         return False
     try:
-        r = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", a, b, "--", *ENGINE_PATHS],
-                           capture_output=True)
+        r = subprocess.run(["git", "-C", ROOT, "diff", "-U0", a, b, "--", *ENGINE_PATHS],
+                           capture_output=True, text=True, errors="replace")
     except OSError:  # no git: nothing to compare the builds with
         return False
-    return r.returncode == 0
+    return r.returncode == 0 and only_comments(r.stdout)
 
 
 def engines(rows, same):

@@ -78,6 +78,20 @@ class ScalingPlot(unittest.TestCase):
         self.assertFalse(plot.same_engine("abc1234-dirty", "abc1234"))
         self.assertFalse(plot.same_engine("not-a-commit", "neither"))
 
+    def test_a_change_to_comments_alone_is_the_same_engine(self):
+        head = "diff --git a/x.rs b/x.rs\nindex 1..2 100644\n--- a/x.rs\n+++ b/x.rs\n@@ -1 +1 @@\n"
+        for body, same in [
+            ("-// 59.4% over 48\n+// 62.0% over 96\n", True),
+            ("-    /// a doc line\n+    //! a module line\n+\n", True),
+            ("-const PCT: i32 = 50;\n+const PCT: i32 = 75;\n", False),
+            ("-    let x = 1; // same comment\n+    let x = 2; // same comment\n", False),
+        ]:
+            self.assertEqual(plot.only_comments(head + body), same, body)
+        self.assertTrue(plot.only_comments(""))
+        binary = "diff --git a/w.bin b/w.bin\nindex 1..2 100644\nBinary files a/w.bin and b/w.bin differ\n"
+        self.assertFalse(plot.only_comments(binary))
+        self.assertFalse(plot.only_comments("diff --git a/n.rs b/n.rs\nnew file mode 100644\n"))
+
     def test_other_boards_and_openings_are_left_out(self):
         rows = plot.read_matches(self.tsv)
         self.assertEqual(plot.points(rows, "freestyle", "20x20"), [])

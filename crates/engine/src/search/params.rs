@@ -200,7 +200,7 @@ const POLICY_LMR_MAX: i32 = 0;
 // one); the network alone in freestyle at 200 ms 61.9%, policy ordering alone
 // (`NNUE_EVAL_PCT` 0) 41.0%. Against Rapfi at 1 s, eval openings: freestyle 59.1% over 160
 // games (the tables 50.3% over 159, the network alone 45.0% over 80), standard 66.9% over 80,
-// renju 62.8% over 144 with generation 0's renju network and 59.4% over 48 with generation
+// renju 62.8% over 144 with generation 0's renju network and 62.0% over 96 with generation
 // 1's (the tables 54.7% over 95). See docs/benchmarks.md.
 const NNUE: bool = true;
 const NNUE_RENJU: bool = true;
