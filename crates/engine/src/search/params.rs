@@ -198,7 +198,7 @@ const POLICY_LMR_MAX: i32 = 0;
 // +42 .. +129) over 240 games, renju 63.8% (+99, +44 .. +159) over 152 (`NNUE_RENJU`, with the
 // renju network of generation 0 and its threat rows; generation 1's scores 57.9% against that
 // one); the network alone in freestyle at 200 ms 61.9%, policy ordering alone
-// (`NNUE_EVAL_PCT` 0) 41.0%. Against Rapfi at 1 s, eval openings: freestyle 59.1% over 160
+// (`NNUE_EVAL_PCT` 0) 41.0%. Against Rapfi at 1 s, eval openings: freestyle 57.9% over 240
 // games (the tables 50.3% over 159, the network alone 45.0% over 80), standard 66.9% over 80,
 // renju 62.8% over 144 with generation 0's renju network and 62.0% over 96 with generation
 // 1's (the tables 54.7% over 95). See docs/benchmarks.md.
