@@ -47,14 +47,18 @@ ENGINE_PATHS = ["crates/engine/src", "crates/engine/weights",
 def only_comments(diff):
     """Whether a `git diff -U0` output changes nothing but Rust line comments and blank lines
     (a binary file, a new, deleted or renamed file, or any other line is a change)."""
+    in_hunk = False  # file headers come before a file's first "@@", changed lines after it
     for line in diff.splitlines():
-        if line.startswith(("diff --git ", "index ", "--- ", "+++ ", "@@")):
-            continue
-        if line.startswith(("+", "-")):
+        if line.startswith("diff --git "):
+            in_hunk = False
+        elif line.startswith("@@"):
+            in_hunk = True
+        elif in_hunk and line.startswith(("+", "-")):
             body = line[1:].strip()
-            if body == "" or body.startswith("//"):
-                continue
-        return False
+            if body != "" and not body.startswith("//"):
+                return False
+        elif in_hunk or not line.startswith(("index ", "--- ", "+++ ")):
+            return False
     return True
 
 

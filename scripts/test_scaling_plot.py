@@ -85,6 +85,7 @@ class ScalingPlot(unittest.TestCase):
             ("-    /// a doc line\n+    //! a module line\n+\n", True),
             ("-const PCT: i32 = 50;\n+const PCT: i32 = 75;\n", False),
             ("-    let x = 1; // same comment\n+    let x = 2; // same comment\n", False),
+            ("--- x;\n", False),  # a removed line that looks like a file header
         ]:
             self.assertEqual(plot.only_comments(head + body), same, body)
         self.assertTrue(plot.only_comments(""))
