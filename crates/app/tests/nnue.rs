@@ -46,8 +46,6 @@ fn train(corpus: &Path, out: &Path, checkpoint: &Path, extra: &[&str]) -> std::p
         s(corpus),
         "--rule",
         "freestyle",
-        "--epochs",
-        "2",
         "--batch",
         "32",
         "--window",
@@ -62,6 +60,9 @@ fn train(corpus: &Path, out: &Path, checkpoint: &Path, extra: &[&str]) -> std::p
         "--out",
         s(out),
     ];
+    if !extra.contains(&"--epochs") {
+        args.extend_from_slice(&["--epochs", "2"]);
+    }
     args.extend_from_slice(extra);
     gomoku(&args)
 }
@@ -111,6 +112,35 @@ fn a_tiny_network_trains_resumes_and_plays() {
         "{}",
         stderr(&o)
     );
+
+    // training goes on from a written network: with no step, the same network comes out
+    let again = dir.path().join("again.nnue");
+    let o = train(
+        &corpus,
+        &again,
+        &dir.path().join("again.ck"),
+        &["--init", s(&whole), "--epochs", "0"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        std::fs::read(&again).expect("model") == a,
+        "a network read back and written again is the same"
+    );
+    let o = train(
+        &corpus,
+        &again,
+        &dir.path().join("init.ck"),
+        &["--init", s(&whole)],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = train(
+        &corpus,
+        &again,
+        &dir.path().join("bad.ck"),
+        &["--init", s(&corpus)],
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--init"), "{}", stderr(&o));
 
     // the engine loads the network and plays with it
     let vars = [("GOMOKU_NNUE_MODEL", s(&whole))];

@@ -550,6 +550,56 @@ impl FloatNet {
         n
     }
 
+    /// The float network that [`FloatNet::quantize`] rounds back to `net`: every weight on
+    /// the integer network's grid (the pooling's multipliers and offsets to within a float's
+    /// precision). Training from it goes on from a network that was written out, such as the
+    /// compiled-in one.
+    #[must_use]
+    pub fn from_network(net: &Network) -> FloatNet {
+        let mut w = vec![0.0f32; NUM_PARAMS];
+        let qa = QA as f32;
+        for (s, row) in net.rows.iter().enumerate() {
+            for k in 0..FEAT {
+                w[SHAPES + s * FEAT + k] = f32::from(row.0[k]) / qa;
+            }
+        }
+        for k in 0..FEAT {
+            w[BIAS + k] = f32::from(net.bias.0[k]) / qa;
+        }
+        let unit = f64::from(QX) * f64::from(1u32 << POOL_SHIFT);
+        for k in 0..FEAT {
+            w[POOL_S + k] = (f64::from(net.pool_mul[k]) * f64::from(QA) / unit) as f32;
+            w[POOL_T + k] = (f64::from(net.pool_add[k]) / unit) as f32;
+        }
+        let dw = |d: &mut [f32], q: &[i8]| {
+            for (d, &q) in d.iter_mut().zip(q) {
+                *d = f32::from(q) / QW as f32;
+            }
+        };
+        let db = |d: &mut [f32], q: &[i32]| {
+            for (d, &q) in d.iter_mut().zip(q) {
+                *d = (f64::from(q) / f64::from(QX * QW)) as f32;
+            }
+        };
+        for stm in 0..2 {
+            let (v, h) = (Layout::value(stm), &net.value[stm]);
+            dw(&mut w[v + V_W1..v + V_B1], &h.w1);
+            db(&mut w[v + V_B1..v + V_W2], &h.b1);
+            dw(&mut w[v + V_W2..v + V_B2], &h.w2);
+            db(&mut w[v + V_B2..v + V_W3], &h.b2);
+            dw(&mut w[v + V_W3..v + V_B3], &h.w3);
+            db(&mut w[v + V_B3..v + V_LEN], &h.b3);
+            let (p, q) = (Layout::policy(stm), &net.policy[stm]);
+            dw(&mut w[p + P_WQ..p + P_BQ], &q.wq);
+            db(&mut w[p + P_BQ..p + P_LEN], &q.bq);
+        }
+        FloatNet {
+            w,
+            score_scale: net.score_scale,
+            round_activations: true,
+        }
+    }
+
     /// The network with every weight on the integer network's grid (the shape weights and the
     /// bias on steps of `1 / QA`, the dense weights on steps of `1 / QW`, their biases on
     /// steps of `1 / (QX QW)`): the float forward pass then computes what the integer one
@@ -966,6 +1016,34 @@ mod tests {
         let again = Trainer::from_bytes(&one.to_bytes()).expect("checkpoint");
         assert!(again.net == one.net);
         assert_eq!(again.steps, one.steps);
+    }
+
+    #[test]
+    fn a_written_network_reads_back_into_the_float_one_it_rounds_from() {
+        let mut net = FloatNet::random(4);
+        for k in 0..FEAT {
+            net.w[POOL_S + k] = 0.01 + 0.001 * k as f32;
+            net.w[POOL_T + k] = 0.1 - 0.002 * k as f32;
+        }
+        let q = net.quantize();
+        let back = FloatNet::from_network(&q);
+        assert_eq!(back.score_scale, q.score_scale);
+        let again = back.quantize();
+        assert_eq!(again.rows, q.rows);
+        assert_eq!(again.bias, q.bias);
+        assert_eq!(again.value, q.value);
+        assert_eq!(again.policy, q.policy);
+        for k in 0..FEAT {
+            assert!((again.pool_mul[k] - q.pool_mul[k]).abs() <= 1, "mul {k}");
+            assert!((again.pool_add[k] - q.pool_add[k]).abs() <= 1, "add {k}");
+        }
+        // on the grid already, so rounding it changes nothing
+        let (_, s) = sample("h8 i9 j9 g7 h10", "i8");
+        let a = back.accumulate(&s, 1.0, None);
+        let b = back.rounded().accumulate(&s, 1.0, None);
+        for i in 0..3 {
+            assert!((a.wdl[i] - b.wdl[i]).abs() < 1e-3, "{:?} {:?}", a.wdl, b.wdl);
+        }
     }
 
     #[test]

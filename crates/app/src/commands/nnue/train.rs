@@ -64,6 +64,10 @@ pub struct TrainArgs {
     /// The most held-out games kept for the report.
     #[arg(long, default_value_t = 2_000)]
     pub valid_games: usize,
+    /// Start from the rule's network in this model file (`embedded`: the compiled-in one)
+    /// instead of random weights; its score scale is kept unless `--value-scale` is given.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
     /// Seed of the network's start, the orientations and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -101,9 +105,9 @@ struct Position {
 fn fingerprint(args: &TrainArgs, value_scale: f32) -> String {
     let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
     format!(
-        "rule={} files={files:?} batch={} window={} lr={} lr_end={} epochs={} policy={} result={} scale={value_scale} valid={} seed={}",
+        "rule={} files={files:?} batch={} window={} lr={} lr_end={} epochs={} policy={} result={} scale={value_scale} valid={} seed={} init={:?}",
         args.rule, args.batch, args.window, args.lr, args.lr_end, args.epochs,
-        args.policy_weight, args.result_weight, args.valid_every, args.seed
+        args.policy_weight, args.result_weight, args.valid_every, args.seed, args.init
     )
 }
 
@@ -283,8 +287,14 @@ pub fn run(args: &TrainArgs) -> Result<()> {
     if scan.train_games == 0 {
         bail!("no {} game to train on in the files", args.rule);
     }
+    let init = args
+        .init
+        .as_deref()
+        .map(|path| initial_net(path, args.rule))
+        .transpose()?;
     let value_scale = args
         .value_scale
+        .or(init.as_ref().map(|n| n.score_scale))
         .unwrap_or_else(|| fit_value_scale(&scan.held) as f32);
     let opts = SampleOptions {
         result_weight: args.result_weight,
@@ -302,7 +312,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         (Some(path), true) => load_checkpoint(path, &print)?,
         _ => (
             Position::default(),
-            Trainer::new(FloatNet::random(args.seed)),
+            Trainer::new(init.unwrap_or_else(|| FloatNet::random(args.seed))),
         ),
     };
     trainer.net.score_scale = value_scale;
@@ -406,6 +416,24 @@ fn train_windows(
         }
     }
     Ok(trained)
+}
+
+/// The float network to start from: `rule`'s network in the model file `path`, or in the
+/// compiled-in model for `embedded`.
+fn initial_net(path: &Path, rule: Rule) -> Result<FloatNet> {
+    let read;
+    let model = if path.as_os_str() == "embedded" {
+        NnueModel::embedded()
+    } else {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        read = NnueModel::from_bytes(&bytes)
+            .map_err(|e| anyhow::anyhow!("--init {}: {e}", path.display()))?;
+        &read
+    };
+    let net = model
+        .net(rule)
+        .with_context(|| format!("--init {}: no {rule} network in it", path.display()))?;
+    Ok(FloatNet::from_network(net))
 }
 
 /// Puts `net` into the model file `out` as `rule`'s network (keeping the others there).
