@@ -38,10 +38,22 @@ fn data(name: &str) -> Vec<(String, Record)> {
 }
 
 fn search(board: &Board, limits: Limits) -> gomoku_engine::SearchResult {
+    search_with(board, limits, None)
+}
+
+/// [`search`] with the search parameters `params` instead of the defaults.
+fn search_with(
+    board: &Board,
+    limits: Limits,
+    params: Option<gomoku_engine::search::params::SearchParams>,
+) -> gomoku_engine::SearchResult {
     let mut e = Engine::new(EngineConfig {
         hash_mb: 4,
         threads: 1,
     });
+    if let Some(params) = params {
+        e.set_params(params);
+    }
     let stop = AtomicBool::new(false);
     e.search(
         board,
@@ -482,11 +494,18 @@ fn answers_a_threat_with_a_move_after_which_the_opponent_has_no_vct() {
     // From a game of the strength check lost at 100 ms per move. White threatens to make an
     // open four (h9 i10 j11), so Black must block at g8 or k12; a depth-9 search prefers g8,
     // after which White wins by continuous threats (i12 i13 k12 ...). With a time limit, the
-    // engine spends part of it looking for the opponent's VCT after its best answers.
+    // engine spends part of it looking for the opponent's VCT after its best answers. The
+    // tables evaluate (the network's depth-9 search already prefers k12), so that the check
+    // is what changes the move.
     let game = Game::from_position(15, Rule::Freestyle, "h8 h9 h11 i11 j9 i10 j10 j11")
         .expect("valid position");
     let b = game.board();
     let g8 = gomoku_engine::notation::parse_pos("g8", 15).expect("a point");
+    let tables = gomoku_engine::search::params::SearchParams {
+        nnue: false,
+        ..Default::default()
+    };
+    let search = |b: &Board, limits| search_with(b, limits, Some(tables.clone()));
     let untimed = search(b, depth(9));
     assert_eq!(
         untimed.best_move, g8,
@@ -501,6 +520,11 @@ fn answers_a_threat_with_a_move_after_which_the_opponent_has_no_vct() {
         },
     );
     assert_ne!(timed.best_move, g8);
+    assert_ne!(
+        search_with(b, depth(9), None).best_move,
+        g8,
+        "the network's choice"
+    );
     let solve = |after: &Board, ms| {
         gomoku_engine::solver::Solver::new().solve(
             after,

@@ -1042,7 +1042,12 @@ mod tests {
         let a = back.accumulate(&s, 1.0, None);
         let b = back.rounded().accumulate(&s, 1.0, None);
         for i in 0..3 {
-            assert!((a.wdl[i] - b.wdl[i]).abs() < 1e-3, "{:?} {:?}", a.wdl, b.wdl);
+            assert!(
+                (a.wdl[i] - b.wdl[i]).abs() < 1e-3,
+                "{:?} {:?}",
+                a.wdl,
+                b.wdl
+            );
         }
     }
 
