@@ -425,9 +425,7 @@ fn initial_net(path: &Path, rule: Rule) -> Result<FloatNet> {
     let model = if path.as_os_str() == "embedded" {
         NnueModel::embedded()
     } else {
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        read = NnueModel::from_bytes(&bytes)
-            .map_err(|e| anyhow::anyhow!("--init {}: {e}", path.display()))?;
+        read = read_model(path).with_context(|| format!("--init {}", path.display()))?;
         &read
     };
     let net = model
@@ -436,12 +434,17 @@ fn initial_net(path: &Path, rule: Rule) -> Result<FloatNet> {
     Ok(FloatNet::from_network(net))
 }
 
+/// The model file `path`.
+fn read_model(path: &Path) -> Result<NnueModel> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    NnueModel::from_bytes(&bytes)
+        .with_context(|| format!("{} is not a network file", path.display()))
+}
+
 /// Puts `net` into the model file `out` as `rule`'s network (keeping the others there).
 fn write_model(out: &Path, rule: Rule, net: Network) -> Result<()> {
     let mut model = if out.exists() {
-        let bytes = std::fs::read(out).with_context(|| format!("reading {}", out.display()))?;
-        NnueModel::from_bytes(&bytes)
-            .with_context(|| format!("{} is not a network file", out.display()))?
+        read_model(out)?
     } else {
         NnueModel::default()
     };
