@@ -2,13 +2,16 @@
 """Draws the engine's score against Rapfi as a function of the time a move (docs/scaling.png).
 
 Reads docs/figures/matches.tsv (the record of every match on the eval openings) and, for each
-rule asked for, draws one engine (builds that play the same engine, see `same_engine`): the one
-measured at the most times a move without a game clock, each time's matches of it pooled. Each
+rule asked for, draws a line for every engine (builds that play the same engine, see
+`same_engine`) measured at three times a move or more without a game clock (`--min-times`),
+each labelled with its build; a rule with no such engine gets the line of the one measured at
+the most times. Each time's matches of an engine are pooled into one point. Each
 point is the score with its 95% interval (from the games' wins, losses and draws); a flat line
 means the engine gains from time as much as Rapfi does, a falling one that Rapfi gains more.
 
 usage: scripts/scaling_plot.py [--rules freestyle,standard,renju] [--board 15x15]
                                [--tsv docs/figures/matches.tsv] [--out docs/scaling.png]
+                               [--min-times 3] [--name COMMIT=TEXT ...]
 Needs matplotlib (scripts/requirements-plot.txt); prints the points it drew.
 """
 import argparse
@@ -92,19 +95,18 @@ def engines(rows, same):
     return groups
 
 
-def points(rows, rule, board, same=same_engine):
-    """(turn_ms, score, half width, games, commits) per time a move, of one engine: the one
-    measured at the most times a move (of two as many, the later). At each time, its last
-    clockless match pooled with its earlier ones there."""
-    chosen = [r for r in rows
-              if r["rule"] == rule and r["board"] == board and r["match_s"] == "0"
-              and r["openings"].startswith("eval-")]
-    groups = engines(chosen, same)
-    if not groups:
-        return []
-    best = max(reversed(groups), key=lambda g: len({r["turn_ms"] for r in g}))
+def clockless(rows, rule, board):
+    """The clockless matches of a rule and board on eval openings: the plot's records."""
+    return [r for r in rows
+            if r["rule"] == rule and r["board"] == board and r["match_s"] == "0"
+            and r["openings"].startswith("eval-")]
+
+
+def engine_points(group):
+    """(turn_ms, score, half width, games, commits) per time a move of one engine's matches:
+    at each time, its last clockless match pooled with its earlier ones there."""
     by_time = {}
-    for r in best:
+    for r in group:
         by_time.setdefault(int(r["turn_ms"]), []).append(r)
     out = []
     for ms in sorted(by_time):
@@ -114,6 +116,30 @@ def points(rows, rule, board, same=same_engine):
         commits = "+".join(dict.fromkeys(r["commit"] for r in pool))
         out.append((ms, score, half, w + l + d, commits))
     return out
+
+
+def times(group):
+    return len({r["turn_ms"] for r in group})
+
+
+def points(rows, rule, board, same=same_engine):
+    """The points of one engine: the one measured at the most times a move (of two as many,
+    the later)."""
+    groups = engines(clockless(rows, rule, board), same)
+    if not groups:
+        return []
+    return engine_points(max(reversed(groups), key=times))
+
+
+def curves(rows, rule, board, same=same_engine, min_times=3):
+    """The points of every engine measured at `min_times` times a move or more, in the order
+    of their first matches; with none, those of the engine `points` draws."""
+    groups = engines(clockless(rows, rule, board), same)
+    full = [engine_points(g) for g in groups if times(g) >= min_times]
+    if full:
+        return full
+    pts = points(rows, rule, board, same)
+    return [pts] if pts else []
 
 
 def label(ms):
@@ -126,6 +152,10 @@ def main():
     ap.add_argument("--board", default="15x15")
     ap.add_argument("--tsv", default=os.path.join(ROOT, "docs/figures/matches.tsv"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs/scaling.png"))
+    ap.add_argument("--min-times", type=int, default=3,
+                    help="draw every engine of a rule measured at this many times a move or more")
+    ap.add_argument("--name", action="append", default=[], metavar="COMMIT=TEXT",
+                    help="the legend's name of the engine whose last build is COMMIT")
     args = ap.parse_args()
     try:
         import matplotlib
@@ -136,23 +166,30 @@ def main():
         sys.exit("scaling_plot.py: needs matplotlib (pip install -r scripts/requirements-plot.txt)")
 
     rows = read_matches(args.tsv)
+    names = {}
+    for item in args.name:
+        commit, sep, text = item.partition("=")
+        if not sep or not commit or not text:
+            sys.exit(f"scaling_plot.py: --name takes COMMIT=TEXT, got {item!r}")
+        names[commit] = text
     fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
     ticks = set()
     drawn = 0
     for rule, shift in zip(args.rules.split(","), (0.97, 1.0, 1.03)):
-        pts = points(rows, rule, args.board)
-        if not pts:
-            continue
-        drawn += 1
-        xs = [ms * shift for ms, *_ in pts]
-        ax.errorbar(xs, [p[1] for p in pts], yerr=[p[2] for p in pts], marker="o", capsize=4,
-                    label=rule)
-        for (ms, score, half, games, commit), x in zip(pts, xs):
-            ticks.add(ms)
-            ax.annotate(f"{games}", (x, score), textcoords="offset points", xytext=(6, -4),
-                        fontsize=7, color="gray")
-            print(f"{rule}\t{args.board}\t{label(ms)}\t{score:.1f}% +-{half:.1f}\t"
-                  f"{games} games\t{commit}")
+        lines = curves(rows, rule, args.board, min_times=args.min_times)
+        for pts in lines:
+            drawn += 1
+            build = pts[-1][4].split("+")[-1]
+            name = rule if len(lines) == 1 else f"{rule}, {names.get(build, build)}"
+            xs = [ms * shift for ms, *_ in pts]
+            ax.errorbar(xs, [p[1] for p in pts], yerr=[p[2] for p in pts], marker="o",
+                        capsize=4, label=name)
+            for (ms, score, half, games, commit), x in zip(pts, xs):
+                ticks.add(ms)
+                ax.annotate(f"{games}", (x, score), textcoords="offset points", xytext=(6, -4),
+                            fontsize=7, color="gray")
+                print(f"{rule}\t{args.board}\t{label(ms)}\t{score:.1f}% +-{half:.1f}\t"
+                      f"{games} games\t{commit}")
     if not drawn:
         sys.exit(f"scaling_plot.py: no clockless {args.board} match in {args.tsv}")
     ax.axhline(50, color="gray", linewidth=0.8, linestyle="--")

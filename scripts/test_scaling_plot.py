@@ -73,6 +73,29 @@ class ScalingPlot(unittest.TestCase):
         self.assertEqual([(ms, commit) for ms, _, _, _, commit in pts],
                          [(250, "net"), (1000, "net")])
 
+    def test_every_engine_measured_at_three_times_gets_a_line(self):
+        def same(a, b):
+            return a == b or {a, b} == {"new", "twin"}
+
+        rows = plot.read_matches(self.tsv)
+        # no engine at three times: the line of the one `points` draws
+        self.assertEqual([[(ms, c) for ms, _, _, _, c in pts]
+                          for pts in plot.curves(rows, "freestyle", "15x15", same)],
+                         [[(250, "new+twin"), (1000, "new")]])
+        # "old" and "new" measured at 4 s too: both drawn, in the order of their first matches
+        rows.append(dict(rows[0], turn_ms="4000"))
+        rows.append(dict(rows[0], turn_ms="250"))
+        rows.append(dict(rows[1], turn_ms="4000", wins="1", losses="1"))
+        lines = plot.curves(rows, "freestyle", "15x15", same)
+        self.assertEqual([[(ms, c) for ms, _, _, _, c in pts] for pts in lines],
+                         [[(250, "old"), (1000, "old"), (4000, "old")],
+                          [(250, "new+twin"), (1000, "new"), (4000, "new")]])
+        self.assertAlmostEqual(lines[1][2][1], 50.0)
+        # at two times enough, the same two; at four, none qualifies and the fallback draws
+        self.assertEqual(len(plot.curves(rows, "freestyle", "15x15", same, min_times=2)), 2)
+        self.assertEqual(len(plot.curves(rows, "freestyle", "15x15", same, min_times=4)), 1)
+        self.assertEqual(plot.curves(rows, "standard", "15x15", same), [])
+
     def test_unknown_or_dirty_builds_pool_only_with_themselves(self):
         self.assertTrue(plot.same_engine("abc1234-dirty", "abc1234-dirty"))
         self.assertFalse(plot.same_engine("abc1234-dirty", "abc1234"))
