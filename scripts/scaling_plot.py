@@ -122,24 +122,25 @@ def times(group):
     return len({r["turn_ms"] for r in group})
 
 
+def most_measured(groups):
+    """The engine measured at the most times a move (of two as many, the later)."""
+    return max(reversed(groups), key=times)
+
+
 def points(rows, rule, board, same=same_engine):
-    """The points of one engine: the one measured at the most times a move (of two as many,
-    the later)."""
+    """The points of one engine: the one measured at the most times a move."""
     groups = engines(clockless(rows, rule, board), same)
-    if not groups:
-        return []
-    return engine_points(max(reversed(groups), key=times))
+    return engine_points(most_measured(groups)) if groups else []
 
 
 def curves(rows, rule, board, same=same_engine, min_times=3):
     """The points of every engine measured at `min_times` times a move or more, in the order
     of their first matches; with none, those of the engine `points` draws."""
     groups = engines(clockless(rows, rule, board), same)
-    full = [engine_points(g) for g in groups if times(g) >= min_times]
-    if full:
-        return full
-    pts = points(rows, rule, board, same)
-    return [pts] if pts else []
+    chosen = [g for g in groups if times(g) >= min_times]
+    if not chosen and groups:
+        chosen = [most_measured(groups)]
+    return [engine_points(g) for g in chosen]
 
 
 def label(ms):
