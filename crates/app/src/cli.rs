@@ -28,6 +28,9 @@ pub enum Command {
     /// How the engines of a match spent their clocks (a `match.sh` folder: games.sgf and
     /// msg.txt): per game and over the match, ours against the opponent's.
     ClockReport(crate::commands::clock_report::Args),
+    /// How each opening's two games of a match went (a `match.sh` folder's games.sgf): the
+    /// openings the colour decided, those ours or the opponent won both, and the score.
+    OpeningReport(crate::commands::opening_report::Args),
     /// Speak the Gomocup pbrain protocol on standard input and output (as `pbrain-gomoku`).
     Pbrain(crate::commands::pbrain::Args),
     /// Serve the board in the browser (the default without a subcommand).

@@ -9,6 +9,7 @@ pub mod commands;
 pub mod corpus;
 pub mod eval_model;
 pub mod library;
+pub mod match_record;
 pub mod opening;
 pub mod pbrain;
 #[cfg(test)]

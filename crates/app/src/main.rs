@@ -42,6 +42,7 @@ fn main() -> ExitCode {
         Some(Command::BenchBoard(a)) => commands::bench_board::run(a),
         Some(Command::BenchAnalysis(a)) => commands::bench_analysis::run(a),
         Some(Command::ClockReport(a)) => commands::clock_report::run(a),
+        Some(Command::OpeningReport(a)) => commands::opening_report::run(a),
         Some(Command::Think(a)) => commands::think::run(a),
         Some(Command::Analyze(a)) => commands::analyze::run(a),
         Some(Command::Match(a)) => commands::match_cmd::run(a),

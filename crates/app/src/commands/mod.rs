@@ -9,6 +9,7 @@ pub mod corpus;
 pub mod library;
 pub mod match_cmd;
 pub mod nnue;
+pub mod opening_report;
 pub mod pbrain;
 pub mod play;
 pub mod position;
