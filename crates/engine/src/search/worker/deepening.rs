@@ -61,6 +61,7 @@ impl Worker<'_> {
                     break;
                 }
                 self.iter_depth = depth;
+                self.eval_pct = self.params.nnue_eval_pct_at(depth);
                 let nodes_before = self.totals().0;
                 self.aspiration(depth, pr.score);
                 if self.abandoned {

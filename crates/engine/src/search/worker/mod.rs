@@ -132,6 +132,10 @@ pub(crate) struct Worker<'a> {
     /// completed it first (Lazy SMP).
     iter_depth: i32,
     abandoned: bool,
+    /// The network's share of the static evaluation in this iteration
+    /// ([`SearchParams::nnue_eval_pct_at`]; a helper of Young Brothers Wait keeps the share
+    /// of depth 1).
+    eval_pct: i32,
     killers: [[Pos; 2]; MAX_PLY],
     history: Arc<History>,
     /// The counter-move history, this thread's own.
@@ -218,6 +222,7 @@ impl<'a> Worker<'a> {
             stopped: false,
             iter_depth: 0,
             abandoned: false,
+            eval_pct: sh.params.nnue_eval_pct_at(1),
             killers: [[Pos::NONE; 2]; MAX_PLY],
             history: sh
                 .history
@@ -368,11 +373,11 @@ impl<'a> Worker<'a> {
     }
 
     /// The static evaluation of the board for the side to move: the network's when it
-    /// evaluates (blended with the tables' by [`SearchParams::nnue_eval_pct`]), else the
+    /// evaluates (blended with the tables' by [`SearchParams::nnue_eval_pct_at`]), else the
     /// tables'.
     #[inline]
     fn evaluate(&self) -> Score {
-        let pct = self.params.nnue_eval_pct;
+        let pct = self.eval_pct;
         match &self.nn {
             Some(nn) if pct > 0 => {
                 let net = nn.evaluate(self.board.to_move());
