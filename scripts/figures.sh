@@ -57,11 +57,17 @@ strength_rows() {
     # the lines FROM and TO of an openings field FILE:FROM-TO in r[1], r[2]; 0 when it has none
     function span(openings, r,   t) {
       r[1] = r[2] = 0
-      if (openings !~ /:/) return 0
+      if (openings !~ /:[0-9]/) return 0
       t = openings; sub(/.*:/, "", t); split(t, r, "-")
       return 1
     }
-    function command(rule, board, turn, game_s, mem, openings,   c, size, r, file, pre) {
+    # "odd" or "even" for an openings field FILE:odd or FILE:even (every other line), else ""
+    function parity(openings,   t) {
+      if (openings !~ /:(odd|even)$/) return ""
+      t = openings; sub(/.*:/, "", t)
+      return t
+    }
+    function command(rule, board, turn, game_s, mem, openings, games,   c, size, r, file, pre) {
       size = board; sub(/x.*/, "", size)
       c = "../shared/anchors/match.sh --rule " rule
       if (size != 15) c = c " --size " size
@@ -76,6 +82,10 @@ strength_rows() {
           c = c " --openings openings.txt"
         }
         c = c " --games " 2 * (r[2] - r[1] + 1)
+      } else if (parity(openings) != "") {
+        file = openings; sub(/:.*/, "", file)
+        pre = "awk '\''NR % 2 == " (parity(openings) == "odd" ? 1 : 0) "'\'' ../shared/anchors/openings/" file " > openings.txt; "
+        c = c " --openings openings.txt --games " games
       }
       return "`" pre c "`"
     }
@@ -84,12 +94,13 @@ strength_rows() {
       kind = f[7] ~ /piskvork/ ? "Piskvork 20x20 openings" : "eval openings"
       set = kind
       if (span(f[7], r)) set = r[1] == 1 ? "the first " r[2] " " kind : kind " " r[1] " to " r[2]
+      if (parity(f[7]) != "") set = "the " parity(f[7]) "-numbered " kind
       value = sprintf("%s%% (%s-%s-%s in %s games), Elo %s (%s .. %s)",
         f[12], f[9], f[10], f[11], f[8], f[13], f[14], f[15])
       if (f[17] != "-") value = value "; " f[17]
       printf "| against Rapfi, %s %s, %s, %s MB (%s, both colours) | %s | %s | %s | %s |\n",
         f[2], f[3], clock(k), f[6], set, value, f[16], f[1],
-        command(f[2], f[3], f[4], f[5], f[6], f[7])
+        command(f[2], f[3], f[4], f[5], f[6], f[7], f[8])
     }
     /^#/ || /^[ \t]*$/ { next }
     !header_seen { header_seen = 1; if ($1 != "date" || NF != 17) fail("the header line of 17 fields expected"); next }
@@ -98,8 +109,8 @@ strength_rows() {
       if ($1 !~ /^20[0-9][0-9]-[01][0-9]-[0-3][0-9]$/) fail("date " $1 " is not YYYY-MM-DD")
       if ($2 !~ /^(freestyle|standard|renju)$/) fail("unknown rule " $2)
       if ($3 !~ /^(15x15|20x20)$/) fail("unknown board " $3)
-      if ($7 !~ /^(eval-(freestyle|renju)|freestyle20-piskvork)\.txt(:[1-9][0-9]*-[1-9][0-9]*)?$/)
-        fail("openings " $7 ": only the eval openings count (eval-freestyle.txt, eval-renju.txt, and freestyle20-piskvork.txt on 20x20), or some of their lines (:FROM-TO)")
+      if ($7 !~ /^(eval-(freestyle|renju)|freestyle20-piskvork)\.txt(:[1-9][0-9]*-[1-9][0-9]*|:odd|:even)?$/)
+        fail("openings " $7 ": only the eval openings count (eval-freestyle.txt, eval-renju.txt, and freestyle20-piskvork.txt on 20x20), or some of their lines (:FROM-TO, :odd, :even)")
       if (span($7, lines) && lines[1] > lines[2]) fail("openings " $7 ": FROM after TO")
       if (($7 ~ /piskvork/) != ($3 == "20x20")) fail("openings " $7 " do not go with board " $3)
       if (($7 ~ /renju/) != ($2 == "renju")) fail("openings " $7 " do not go with rule " $2)
