@@ -299,11 +299,12 @@ pub fn parse_messages(text: &str) -> Result<BTreeMap<usize, Messages>, String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::path::Path;
 
-    fn fixture(path: &str) -> String {
+    /// A file of the fixture match folders (`tests/data/clock-report/PATH`).
+    pub(crate) fn fixture(path: &str) -> String {
         let p = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/data/clock-report")
             .join(path);

@@ -4,17 +4,8 @@
 
 mod common;
 
-use common::{gomoku, stderr, stdout};
+use common::{gomoku, match_folder as folder, stderr, stdout};
 use serde_json::Value;
-use std::path::Path;
-
-fn folder(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/clock-report")
-        .join(name)
-        .display()
-        .to_string()
-}
 
 #[test]
 fn the_text_report_of_a_match_folder() {

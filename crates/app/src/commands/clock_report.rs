@@ -394,13 +394,7 @@ pub fn text(r: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn fixture(path: &str) -> String {
-        let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/data/clock-report")
-            .join(path);
-        std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-    }
+    use crate::match_record::tests::fixture;
 
     #[test]
     fn the_figures_of_the_fixture_match() {

@@ -66,3 +66,12 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// A match folder of the fixtures (`tests/data/clock-report/NAME`), as a path argument.
+pub fn match_folder(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/clock-report")
+        .join(name)
+        .display()
+        .to_string()
+}
